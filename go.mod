@@ -1,0 +1,5 @@
+module github.com/kubewire/kubewire
+
+go 1.23
+
+require gopkg.in/yaml.v3 v3.0.1
