@@ -1,0 +1,120 @@
+// Package apitest holds test doubles for code built on apiclient: a fake clock now,
+// and (with the listwatch stage) a replaying API server.
+package apitest
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Clock is a fake apiclient.Clock: time stands still until Step or Set moves it,
+// and then every After whose deadline has passed fires. Tests use it so that
+// waits (rate limits, Retry-After, backoff) take no real time.
+//
+// The zero value starts at the zero time; NewClock starts at a fixed, readable
+// instant. Safe for concurrent use.
+type Clock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiters []waiter
+	// waiting is signalled whenever a new waiter arrives, so a test can wait for
+	// the code under test to block before moving time.
+	waiting chan struct{}
+}
+
+type waiter struct {
+	at time.Time
+	ch chan time.Time
+}
+
+// NewClock returns a Clock set to 2026-01-01 00:00:00 UTC.
+func NewClock() *Clock {
+	return &Clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+// Now returns the fake time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// After returns a channel that receives when the fake time reaches now+d.
+func (c *Clock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+		return ch
+	}
+	c.waiters = append(c.waiters, waiter{at: c.now.Add(d), ch: ch})
+	c.signal()
+	return ch
+}
+
+// Step moves time forward by d and fires what is due.
+func (c *Clock) Step(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.fire()
+}
+
+// Waiters returns how many After channels have not fired yet.
+func (c *Clock) Waiters() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.waiters)
+}
+
+// NextDeadline returns how far ahead the earliest pending After is, and false when
+// none is pending.
+func (c *Clock) NextDeadline() (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.waiters) == 0 {
+		return 0, false
+	}
+	sort.Slice(c.waiters, func(i, j int) bool { return c.waiters[i].at.Before(c.waiters[j].at) })
+	return c.waiters[0].at.Sub(c.now), true
+}
+
+// BlockUntilWaiters returns once at least n After calls are pending: the code under
+// test has reached its wait, and time can be moved.
+func (c *Clock) BlockUntilWaiters(n int) {
+	for {
+		c.mu.Lock()
+		if len(c.waiters) >= n {
+			c.mu.Unlock()
+			return
+		}
+		if c.waiting == nil {
+			c.waiting = make(chan struct{})
+		}
+		ch := c.waiting
+		c.mu.Unlock()
+		<-ch
+	}
+}
+
+func (c *Clock) fire() {
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if !w.at.After(c.now) {
+			w.ch <- c.now
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	c.waiters = kept
+}
+
+// signal wakes BlockUntilWaiters; called with mu held.
+func (c *Clock) signal() {
+	if c.waiting != nil {
+		close(c.waiting)
+		c.waiting = nil
+	}
+}

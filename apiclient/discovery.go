@@ -1,0 +1,229 @@
+package apiclient
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Discovery asks the server what it serves: every group, version and resource, custom
+// resources included. It is how "po", "deploy" or "crontabs.stable.example.com" become
+// a Resource with a URL path, without any generated code.
+//
+// Two protocols exist. Aggregated discovery (GA in 1.30) answers with everything in
+// two requests, /api and /apis, when the Accept header asks for an
+// APIGroupDiscoveryList. Legacy discovery needs /api, /apis, then one request per
+// group-version. kubewire asks for the first and falls back to the second, as
+// kubectl does.
+
+// aggregatedAccept asks for aggregated discovery, accepting plain JSON (legacy) as a
+// fallback; the response's Content-Type says which came back.
+const aggregatedAccept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList," +
+	"application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"
+
+// discoveryCache is what discovery learned: resources in the server's priority order
+// (core first, then groups as /apis lists them, preferred versions first).
+type discoveryCache struct {
+	resources []Resource
+	preferred map[string]string // group → preferred version
+}
+
+// ServerResources returns every resource the server serves, subresources left out,
+// in the server's order: core first, then groups as /apis lists them. The answer is
+// cached on the Client; Invalidate forgets it (after creating a CRD, say).
+func (c *Client) ServerResources(ctx context.Context) ([]Resource, error) {
+	d, err := c.discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.resources, nil
+}
+
+// PreferredResources is ServerResources restricted to each group's preferred version:
+// what kubectl api-resources shows.
+func (c *Client) PreferredResources(ctx context.Context) ([]Resource, error) {
+	d, err := c.discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Resource
+	for _, r := range d.resources {
+		if d.preferred[r.Group] == r.Version {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Invalidate forgets what discovery learned, so the next call asks again.
+func (c *Client) Invalidate() {
+	c.discoveryMu.Lock()
+	c.discovery = nil
+	c.discoveryMu.Unlock()
+}
+
+func (c *Client) discover(ctx context.Context) (*discoveryCache, error) {
+	c.discoveryMu.Lock()
+	defer c.discoveryMu.Unlock()
+	if c.discovery != nil {
+		return c.discovery, nil
+	}
+	d := &discoveryCache{preferred: map[string]string{}}
+	for _, root := range []string{"/api", "/apis"} {
+		if err := c.discoverRoot(ctx, root, d); err != nil {
+			return nil, fmt.Errorf("discovery: %w", err)
+		}
+	}
+	c.discovery = d
+	return d, nil
+}
+
+// discoverRoot reads /api or /apis, aggregated if the server offers it.
+func (c *Client) discoverRoot(ctx context.Context, root string, d *discoveryCache) error {
+	body, contentType, err := c.getRaw(ctx, root, aggregatedAccept)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(contentType, "as=APIGroupDiscoveryList") {
+		return readAggregated(body, d)
+	}
+	return c.readLegacy(ctx, root, body, d)
+}
+
+// getRaw GETs a path and returns the body and its Content-Type.
+func (c *Client) getRaw(ctx context.Context, path, accept string) ([]byte, string, error) {
+	resp, err := c.do(ctx, request{verb: "GET", path: path, accept: accept})
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, "", fmt.Errorf("GET %s: %w", path, err)
+	}
+	return body, resp.Header.Get("Content-Type"), nil
+}
+
+// The aggregated document: groups → versions → resources.
+type groupDiscoveryList struct {
+	Items []struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+		Versions []struct {
+			Version   string `json:"version"`
+			Resources []struct {
+				Resource     string `json:"resource"`
+				ResponseKind struct {
+					Kind string `json:"kind"`
+				} `json:"responseKind"`
+				Scope            string   `json:"scope"`
+				SingularResource string   `json:"singularResource"`
+				Verbs            []string `json:"verbs"`
+				ShortNames       []string `json:"shortNames"`
+				Categories       []string `json:"categories"`
+			} `json:"resources"`
+		} `json:"versions"`
+	} `json:"items"`
+}
+
+func readAggregated(body []byte, d *discoveryCache) error {
+	var list groupDiscoveryList
+	if err := Unmarshal(body, &list); err != nil {
+		return fmt.Errorf("aggregated discovery: %w", err)
+	}
+	for _, g := range list.Items {
+		for i, v := range g.Versions {
+			if i == 0 { // versions come in preference order
+				d.preferred[g.Metadata.Name] = v.Version
+			}
+			for _, r := range v.Resources {
+				d.resources = append(d.resources, Resource{
+					Group: g.Metadata.Name, Version: v.Version, Name: r.Resource,
+					Singular: r.SingularResource, Kind: r.ResponseKind.Kind,
+					Namespaced: r.Scope == "Namespaced", Verbs: r.Verbs,
+					ShortNames: r.ShortNames, Categories: r.Categories,
+				})
+			}
+		}
+	}
+	return nil
+}
+
+// readLegacy follows the old protocol: the root names group-versions, and each
+// group-version is one more request.
+func (c *Client) readLegacy(ctx context.Context, root string, body []byte, d *discoveryCache) error {
+	var doc struct {
+		Versions []string `json:"versions"` // /api
+		Groups   []struct {
+			Name     string `json:"name"`
+			Versions []struct {
+				GroupVersion string `json:"groupVersion"`
+				Version      string `json:"version"`
+			} `json:"versions"`
+			PreferredVersion struct {
+				Version string `json:"version"`
+			} `json:"preferredVersion"`
+		} `json:"groups"` // /apis
+	}
+	if err := Unmarshal(body, &doc); err != nil {
+		return fmt.Errorf("GET %s: %w", root, err)
+	}
+	if root == "/api" {
+		for i, v := range doc.Versions {
+			if i == 0 {
+				d.preferred[""] = v
+			}
+			if err := c.readGroupVersion(ctx, "", v, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, g := range doc.Groups {
+		d.preferred[g.Name] = g.PreferredVersion.Version
+		for _, v := range g.Versions {
+			if err := c.readGroupVersion(ctx, g.Name, v.Version, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c *Client) readGroupVersion(ctx context.Context, group, version string, d *discoveryCache) error {
+	path := "/api/" + version
+	if group != "" {
+		path = "/apis/" + group + "/" + version
+	}
+	body, _, err := c.getRaw(ctx, path, "application/json")
+	if err != nil {
+		return err
+	}
+	var list struct {
+		Resources []struct {
+			Name         string   `json:"name"`
+			SingularName string   `json:"singularName"`
+			Namespaced   bool     `json:"namespaced"`
+			Kind         string   `json:"kind"`
+			Verbs        []string `json:"verbs"`
+			ShortNames   []string `json:"shortNames"`
+			Categories   []string `json:"categories"`
+		} `json:"resources"`
+	}
+	if err := Unmarshal(body, &list); err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	for _, r := range list.Resources {
+		if strings.Contains(r.Name, "/") {
+			continue // a subresource, such as pods/status
+		}
+		d.resources = append(d.resources, Resource{
+			Group: group, Version: version, Name: r.Name, Singular: r.SingularName,
+			Kind: r.Kind, Namespaced: r.Namespaced, Verbs: r.Verbs,
+			ShortNames: r.ShortNames, Categories: r.Categories,
+		})
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package apiclient
+
+import (
+	"net/url"
+	"strconv"
+)
+
+// ListOptions are the query parameters of list and watch requests. The zero value
+// lists everything, consistently, from etcd.
+type ListOptions struct {
+	LabelSelector string // "app=nginx,tier!=db"
+	FieldSelector string // "spec.nodeName=node-1"
+	// Limit asks for at most this many items per page; the response's Continue
+	// token fetches the next page.
+	Limit    int64
+	Continue string
+	// ResourceVersion "" reads the latest state from etcd; "0" lets the API server
+	// answer from its watch cache (cheaper, possibly slightly stale): what a
+	// Reflector's first LIST uses. For a watch it is where the stream starts.
+	ResourceVersion      string
+	ResourceVersionMatch string // "NotOlderThan" or "Exact"
+	TimeoutSeconds       int64  // the server ends a watch after this long
+	AllowWatchBookmarks  bool
+	// SendInitialEvents makes a watch start with ADDED events for every existing
+	// object and a BOOKMARK marking the end of them (a streaming list).
+	SendInitialEvents bool
+}
+
+func (o ListOptions) values() url.Values {
+	q := url.Values{}
+	set(q, "labelSelector", o.LabelSelector)
+	set(q, "fieldSelector", o.FieldSelector)
+	if o.Limit > 0 {
+		q.Set("limit", strconv.FormatInt(o.Limit, 10))
+	}
+	set(q, "continue", o.Continue)
+	set(q, "resourceVersion", o.ResourceVersion)
+	set(q, "resourceVersionMatch", o.ResourceVersionMatch)
+	if o.TimeoutSeconds > 0 {
+		q.Set("timeoutSeconds", strconv.FormatInt(o.TimeoutSeconds, 10))
+	}
+	if o.AllowWatchBookmarks {
+		q.Set("allowWatchBookmarks", "true")
+	}
+	if o.SendInitialEvents {
+		q.Set("sendInitialEvents", "true")
+	}
+	return q
+}
+
+// WriteOptions are the query parameters of create, update and patch.
+type WriteOptions struct {
+	DryRun       bool   // validate and admit, but do not persist
+	FieldManager string // who owns the fields written (server-side apply, managedFields)
+	// Force takes ownership of conflicting fields in a server-side apply.
+	Force bool
+}
+
+func (o WriteOptions) values() url.Values {
+	q := url.Values{}
+	if o.DryRun {
+		q.Set("dryRun", "All")
+	}
+	set(q, "fieldManager", o.FieldManager)
+	if o.Force {
+		q.Set("force", "true")
+	}
+	return q
+}
+
+// Propagation says what happens to an object's dependents when it is deleted.
+type Propagation string
+
+const (
+	// Foreground: the object stays, with a deletionTimestamp and the
+	// foregroundDeletion finalizer, until the garbage collector has deleted every
+	// dependent that blocks it; then it goes.
+	Foreground Propagation = "Foreground"
+	// Background: the object goes at once; the garbage collector deletes the
+	// dependents afterwards. The default for most resources.
+	Background Propagation = "Background"
+	// Orphan: the dependents stay, their ownerReferences to it removed.
+	Orphan Propagation = "Orphan"
+)
+
+// DeleteOptions go in the body of a delete (meta.k8s.io/v1 DeleteOptions).
+type DeleteOptions struct {
+	Propagation Propagation `json:"propagationPolicy,omitempty"`
+	// GracePeriodSeconds overrides the object's grace period; 0 means now.
+	GracePeriodSeconds *int64 `json:"gracePeriodSeconds,omitempty"`
+	// Preconditions make the delete fail with Conflict unless the object still
+	// has this UID and/or resourceVersion.
+	Preconditions *Preconditions `json:"preconditions,omitempty"`
+	DryRun        bool           `json:"-"`
+}
+
+// Preconditions of a delete.
+type Preconditions struct {
+	UID             string `json:"uid,omitempty"`
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+}
+
+// PatchType says how the API server reads a patch body; it is the Content-Type.
+type PatchType string
+
+const (
+	// JSONPatch (RFC 6902): a list of operations, [{"op":"replace","path":"/spec/replicas","value":3}].
+	JSONPatch PatchType = "application/json-patch+json"
+	// MergePatch (RFC 7386): a partial object; null deletes; lists are replaced whole.
+	MergePatch PatchType = "application/merge-patch+json"
+	// StrategicMergePatch: a merge patch that merges lists by key (containers by
+	// name…) as the built-in types declare. Not for custom resources.
+	StrategicMergePatch PatchType = "application/strategic-merge-patch+json"
+	// ApplyPatch: server-side apply of a whole intended object; needs a FieldManager.
+	ApplyPatch PatchType = "application/apply-patch+yaml"
+)
+
+func set(q url.Values, key, value string) {
+	if value != "" {
+		q.Set(key, value)
+	}
+}

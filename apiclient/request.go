@@ -1,0 +1,139 @@
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// request is one call, before it is sent. Every verb builds one and hands it to do.
+type request struct {
+	verb        string // GET, POST, PUT, PATCH, DELETE
+	path        string // /api/v1/namespaces/default/pods
+	query       url.Values
+	body        []byte
+	contentType string
+	accept      string
+	// watch requests skip the rate limiter (a watch is one long request, and
+	// client-go does not count it either) and are retried by the Reflector, not here.
+	watch bool
+}
+
+// maxErrorBody bounds how much of a failed response is read: enough for any Status.
+const maxErrorBody = 1 << 20
+
+// do sends r and returns the response of a 2xx answer, whose body the caller must
+// close. Everything else becomes an error:
+//
+//   - a transport failure: "GET https://host/api/v1/pods: dial tcp …: connection refused";
+//   - a non-2xx answer: a *StatusError carrying the server's Status (or, when the
+//     body is not a Status, the code and a trimmed line of the body).
+//
+// 429 and 5xx answers that carry Retry-After are retried after the time the server
+// asks for, at most maxRetries times; the body is a []byte, so every retry can
+// resend it. The context bounds everything, waits included.
+func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
+	u := *c.base
+	u.Path += r.path
+	u.RawQuery = r.query.Encode()
+	where := u.Redacted()
+	for attempt := 0; ; attempt++ {
+		if c.limiter != nil && !r.watch {
+			if err := c.limiter.Wait(ctx); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", r.verb, where, err)
+			}
+		}
+		resp, err := c.send(ctx, r, u.String())
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.verb, where, unwrapURLError(err))
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			return resp, nil
+		}
+		wait, retry := retryAfter(resp)
+		if retry && attempt < c.maxRetries {
+			drain(resp.Body)
+			select {
+			case <-ctx.Done():
+				return nil, fmt.Errorf("%s %s: %w", r.verb, where, ctx.Err())
+			case <-c.clock.After(wait):
+			}
+			continue
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		return nil, errorFromResponse(r.verb, where, resp.StatusCode, body)
+	}
+}
+
+// send makes one HTTP request and reports it to OnRequest.
+func (c *Client) send(ctx context.Context, r request, u string) (*http.Response, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.verb, u, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	accept := r.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
+	if r.body != nil {
+		ct := r.contentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	start := c.clock.Now()
+	resp, err := c.http.Do(req)
+	if c.OnRequest != nil {
+		code := 0
+		if resp != nil {
+			code = resp.StatusCode
+		}
+		c.OnRequest(r.verb, code, c.clock.Now().Sub(start))
+	}
+	return resp, err
+}
+
+// retryAfter says whether a response asks to be retried, and after how long:
+// 429 or 5xx with a Retry-After header in seconds.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
+		return 0, false
+	}
+	h := resp.Header.Get("Retry-After")
+	if h == "" {
+		return 0, false
+	}
+	secs, err := strconv.Atoi(h)
+	if err != nil || secs < 0 {
+		return 0, false
+	}
+	return time.Duration(secs) * time.Second, true
+}
+
+// drain reads what is left of a body so the connection can be reused.
+func drain(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxErrorBody))
+	body.Close()
+}
+
+// unwrapURLError drops the *url.Error wrapper, whose message repeats the method
+// and URL that do already puts in front.
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,75 @@
+package apiclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Table is the server's own rendering of objects as rows and columns — what kubectl
+// get prints. The server knows the columns of every resource (READY, STATUS and
+// RESTARTS for pods, the additionalPrinterColumns of a CRD), so a client that asks
+// for a Table prints any resource correctly without knowing it.
+type Table struct {
+	Columns []TableColumn `json:"columnDefinitions"`
+	Rows    []TableRow    `json:"rows"`
+}
+
+// TableColumn describes one column. Priority 0 columns are the default view; higher
+// ones appear with -o wide.
+type TableColumn struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Format   string `json:"format"`
+	Priority int    `json:"priority"`
+}
+
+// TableRow is one object's cells, and its metadata (namespace, name) for the
+// NAMESPACE column.
+type TableRow struct {
+	Cells  []any `json:"cells"`
+	Object struct {
+		Metadata ObjectMeta `json:"metadata"`
+	} `json:"object"`
+}
+
+const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+
+// Table fetches name (or, with name "", the list that opts selects, every page) as
+// a Table. ok is false when the server answered with plain JSON instead, which an
+// aggregated API server may do; the caller then has to make its own columns.
+func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions) (t *Table, ok bool, err error) {
+	t = &Table{}
+	for {
+		q := opts.values()
+		q.Set("includeObject", "Metadata")
+		resp, err := r.c.do(ctx, request{verb: "GET", path: r.path(name, nil), query: q, accept: tableAccept})
+		if err != nil {
+			return nil, false, err
+		}
+		var page struct {
+			Table
+			Kind     string   `json:"kind"`
+			Metadata ListMeta `json:"metadata"`
+		}
+		dec := json.NewDecoder(resp.Body)
+		dec.UseNumber()
+		err = dec.Decode(&page)
+		resp.Body.Close()
+		if err != nil {
+			return nil, false, fmt.Errorf("table %s: %w", r.res, err)
+		}
+		if page.Kind != "Table" || !strings.Contains(resp.Header.Get("Content-Type"), "as=Table") && page.Columns == nil {
+			return nil, false, nil
+		}
+		if t.Columns == nil {
+			t.Columns = page.Columns
+		}
+		t.Rows = append(t.Rows, page.Rows...)
+		if page.Metadata.Continue == "" || name != "" {
+			return t, true, nil
+		}
+		opts.Continue = page.Metadata.Continue
+	}
+}

@@ -1,0 +1,176 @@
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+)
+
+// ResourceClient makes the REST calls for one resource, in one namespace or in all
+// (or for a cluster-scoped resource). It is a small value built by Client.Resource
+// and is safe for concurrent use.
+//
+// Its methods are the API's verbs; each builds a request and hands it to do:
+//
+//	Get     GET    …/pods/NAME
+//	List    GET    …/pods?limit=&continue=
+//	Watch   GET    …/pods?watch=true
+//	Create  POST   …/pods
+//	Update  PUT    …/pods/NAME
+//	Patch   PATCH  …/pods/NAME
+//	Delete  DELETE …/pods/NAME
+type ResourceClient struct {
+	c   *Client
+	res Resource
+	ns  string
+}
+
+// Resource returns a client for res across all namespaces (or for a
+// cluster-scoped resource); narrow it with Namespace.
+func (c *Client) Resource(res Resource) ResourceClient {
+	return ResourceClient{c: c, res: res}
+}
+
+// Namespace returns the same client narrowed to namespace ns.
+func (r ResourceClient) Namespace(ns string) ResourceClient {
+	r.ns = ns
+	return r
+}
+
+// Get reads one object, or with a subresource ("status", "scale") that view of it.
+func (r ResourceClient) Get(ctx context.Context, name string, subresource ...string) (*Object, error) {
+	return r.call(ctx, request{verb: "GET", path: r.path(name, subresource)})
+}
+
+// Create sends obj — an *Object, a struct of your own, a map, or JSON bytes — and
+// returns what the server stored. The namespace is the client's, else obj's.
+func (r ResourceClient) Create(ctx context.Context, obj any, opts WriteOptions) (*Object, error) {
+	body, meta, err := encode(obj)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", r.res, err)
+	}
+	rc := r.inNamespace(meta.Namespace)
+	return rc.call(ctx, request{verb: "POST", path: rc.path("", nil), query: opts.values(), body: body})
+}
+
+// Update replaces the object named by obj's metadata. The server rejects it with
+// Conflict if obj's resourceVersion is not the current one: read, change, update,
+// and retry on conflict (RetryOnConflict).
+func (r ResourceClient) Update(ctx context.Context, obj any, opts WriteOptions, subresource ...string) (*Object, error) {
+	body, meta, err := encode(obj)
+	if err != nil {
+		return nil, fmt.Errorf("update %s: %w", r.res, err)
+	}
+	if meta.Name == "" {
+		return nil, fmt.Errorf("update %s: the object has no metadata.name", r.res)
+	}
+	rc := r.inNamespace(meta.Namespace)
+	return rc.call(ctx, request{verb: "PUT", path: rc.path(meta.Name, subresource), query: opts.values(), body: body})
+}
+
+// Patch changes part of an object; pt says how patch is to be read.
+func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, patch []byte, opts WriteOptions, subresource ...string) (*Object, error) {
+	if pt == ApplyPatch && opts.FieldManager == "" {
+		return nil, fmt.Errorf("apply %s %q: server-side apply needs a FieldManager", r.res, name)
+	}
+	return r.call(ctx, request{verb: "PATCH", path: r.path(name, subresource), query: opts.values(), body: patch, contentType: string(pt)})
+}
+
+// Delete deletes one object. With Foreground propagation the object stays until its
+// dependents are gone; Delete returns as soon as the server has accepted the delete.
+func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
+	return r.deleteRequest(ctx, r.path(name, nil), opts, nil)
+}
+
+// DeleteCollection deletes every object that sel selects in the namespace.
+func (r ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOptions, sel ListOptions) error {
+	return r.deleteRequest(ctx, r.path("", nil), opts, sel.values())
+}
+
+func (r ResourceClient) deleteRequest(ctx context.Context, path string, opts DeleteOptions, q url.Values) error {
+	body, err := json.Marshal(struct {
+		Kind       string `json:"kind"`
+		APIVersion string `json:"apiVersion"`
+		DeleteOptions
+		DryRun []string `json:"dryRun,omitempty"`
+	}{"DeleteOptions", "v1", opts, dryRun(opts.DryRun)})
+	if err != nil {
+		return err
+	}
+	resp, err := r.c.do(ctx, request{verb: "DELETE", path: path, query: q, body: body})
+	if err != nil {
+		return err
+	}
+	drain(resp.Body)
+	return nil
+}
+
+// call sends a request whose answer is one object.
+func (r ResourceClient) call(ctx context.Context, req request) (*Object, error) {
+	resp, err := r.c.do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: read response: %w", req.verb, req.path, err)
+	}
+	obj, err := DecodeOptions{KeepManagedFields: true}.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", req.verb, req.path, err)
+	}
+	return obj, nil
+}
+
+// path is the URL path for this client's resource and namespace.
+func (r ResourceClient) path(name string, subresource []string) string {
+	sub := ""
+	if len(subresource) > 0 {
+		sub = subresource[0]
+	}
+	return r.res.Path(r.ns, name, sub)
+}
+
+// inNamespace fills in the namespace from an object when the client has none.
+func (r ResourceClient) inNamespace(ns string) ResourceClient {
+	if r.ns == "" && r.res.Namespaced {
+		r.ns = ns
+	}
+	return r
+}
+
+// encode turns what a caller wants written into JSON, and reads back its metadata.
+func encode(obj any) ([]byte, ObjectMeta, error) {
+	var body []byte
+	var err error
+	switch o := obj.(type) {
+	case []byte:
+		body = o
+	case json.RawMessage:
+		body = o
+	default:
+		body, err = json.Marshal(obj)
+	}
+	if err != nil {
+		return nil, ObjectMeta{}, err
+	}
+	if o, ok := obj.(*Object); ok {
+		return body, o.Metadata, nil
+	}
+	decoded, err := DecodeObject(bytes.TrimSpace(body))
+	if err != nil {
+		return nil, ObjectMeta{}, err
+	}
+	return body, decoded.Metadata, nil
+}
+
+func dryRun(on bool) []string {
+	if on {
+		return []string{"All"}
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package apiclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// EventType is the type of one watch event.
+type EventType string
+
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+	// Bookmark carries no change: only a newer resourceVersion to resume from (and,
+	// at the end of a streaming list, the k8s.io/initial-events-end annotation).
+	Bookmark EventType = "BOOKMARK"
+	// Error carries a Status instead of an object; 410 means "start over with a LIST".
+	Error EventType = "ERROR"
+)
+
+// Event is one change read from a watch stream.
+type Event struct {
+	Type   EventType
+	Object *Object // nil for Error
+	Status *Status // set for Error
+}
+
+// ErrWatchIdle is returned by Watcher.Next when the stream delivered nothing for
+// longer than its idle timeout: the connection is presumed dead and has been closed.
+var ErrWatchIdle = errors.New("watch idle for too long: connection presumed dead")
+
+// maxEvent bounds one event on the wire. etcd refuses objects over 1.5 MiB, so a
+// longer "line" is a broken or hostile stream, not a big object.
+const maxEvent = 16 << 20
+
+// WatchOptions tune a Watcher beyond the query parameters.
+type WatchOptions struct {
+	ListOptions
+	Decode DecodeOptions
+	// IdleTimeout closes the stream when nothing at all arrives for this long.
+	// A TCP connection whose peer vanished (a NAT dropped it, a node died) can
+	// otherwise look open for many minutes; client-go notices through HTTP/2 pings,
+	// which the standard library's HTTP/2 client does not send, so kubewire watches
+	// the bytes instead. 0 means no idle timeout.
+	IdleTimeout time.Duration
+}
+
+// Watcher reads one watch stream, one event at a time, never buffering more than
+// the event being read. It is not safe for concurrent use: one goroutine calls
+// Next until it returns an error, then Close (Close alone may be called from
+// another goroutine to stop it).
+type Watcher struct {
+	body   io.ReadCloser
+	dec    *json.Decoder
+	in     *watchReader
+	cancel context.CancelFunc
+	opts   DecodeOptions
+	raw    json.RawMessage
+	where  string
+}
+
+// Watch starts a watch (?watch=true). The server answers with a chunked body of
+// {"type": …, "object": …} documents, one per line, and keeps it open until
+// TimeoutSeconds, an error, or Close.
+func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	q := opts.values()
+	q.Set("watch", "true")
+	req := request{verb: "GET", path: r.path("", nil), query: q, watch: true}
+	resp, err := r.c.do(ctx, req)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	in := &watchReader{r: resp.Body, limit: maxEvent}
+	if opts.IdleTimeout > 0 {
+		in.idle = opts.IdleTimeout
+		in.timer = time.AfterFunc(opts.IdleTimeout, func() {
+			in.idled.Store(true)
+			cancel()
+		})
+	}
+	dec := json.NewDecoder(in)
+	return &Watcher{body: resp.Body, dec: dec, in: in, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
+}
+
+// Next blocks until the next event. It returns io.EOF when the server ended the
+// stream normally (its timeout passed), ErrWatchIdle when the idle timeout fired,
+// the context's error when the watch was cancelled, and for an ERROR event, the
+// event together with a *StatusError (IsGone tells a 410).
+func (w *Watcher) Next() (Event, error) {
+	w.raw = w.raw[:0]
+	if err := w.dec.Decode(&w.raw); err != nil {
+		return Event{}, w.streamError(err)
+	}
+	w.in.limit = w.dec.InputOffset() + maxEvent
+	ev, err := w.decodeEvent(w.raw)
+	if err != nil {
+		return Event{}, fmt.Errorf("%s: %w", w.where, err)
+	}
+	if ev.Type == Error {
+		return ev, &StatusError{Status: *ev.Status, Verb: "WATCH", URL: w.where}
+	}
+	return ev, nil
+}
+
+// decodeEvent splits {"type":…,"object":…} without decoding the object twice.
+func (w *Watcher) decodeEvent(data []byte) (Event, error) {
+	var ev Event
+	var object []byte
+	err := eachField(data, func(key string, value []byte, _, _ int) error {
+		var err error
+		switch key {
+		case "type":
+			var t string
+			t, err = stringValue(value)
+			ev.Type = EventType(t)
+		case "object":
+			object = value
+		}
+		return err
+	})
+	if err != nil {
+		return ev, fmt.Errorf("event at byte %d: %w", w.dec.InputOffset(), err)
+	}
+	if object == nil {
+		return ev, fmt.Errorf("event at byte %d has no object", w.dec.InputOffset())
+	}
+	if ev.Type == Error {
+		st := &Status{}
+		if err := json.Unmarshal(object, st); err != nil {
+			return ev, fmt.Errorf("ERROR event: %w", err)
+		}
+		if st.Code == 0 {
+			st.Code = http.StatusInternalServerError
+		}
+		ev.Status = st
+		return ev, nil
+	}
+	ev.Object, err = w.opts.decode(object)
+	return ev, err
+}
+
+// streamError names why reading stopped.
+func (w *Watcher) streamError(err error) error {
+	switch {
+	case err == io.EOF:
+		return io.EOF
+	case w.in.idled.Load():
+		return fmt.Errorf("%s: %w", w.where, ErrWatchIdle)
+	case errors.Is(err, errEventTooLarge):
+		return fmt.Errorf("%s: %w", w.where, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s: stream cut in the middle of an event: %w", w.where, err)
+	}
+	return fmt.Errorf("%s: %w", w.where, err)
+}
+
+// Close ends the watch and releases its connection. Safe to call more than once
+// and from another goroutine than Next's.
+func (w *Watcher) Close() {
+	w.cancel()
+	if w.in.timer != nil {
+		w.in.timer.Stop()
+	}
+	w.body.Close()
+}
+
+var errEventTooLarge = fmt.Errorf("event larger than %d bytes", maxEvent)
+
+// watchReader sits between the response body and the JSON decoder: it bounds how
+// far the decoder may read past the end of the last event, and pushes the idle
+// timer back whenever bytes arrive.
+type watchReader struct {
+	r     io.Reader
+	pos   int64 // bytes read so far
+	limit int64 // pos may not pass this: the last event's end + maxEvent
+	idle  time.Duration
+	timer *time.Timer
+	idled atomic.Bool
+}
+
+func (w *watchReader) Read(p []byte) (int, error) {
+	if w.pos >= w.limit {
+		return 0, errEventTooLarge
+	}
+	if room := w.limit - w.pos; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := w.r.Read(p)
+	w.pos += int64(n)
+	if n > 0 && w.timer != nil {
+		w.timer.Reset(w.idle)
+	}
+	return n, err
+}
