@@ -1,0 +1,100 @@
+// Package kubeconfig finds out where the API server is and how to prove who we are to
+// it: it reads a kubeconfig (or the in-cluster service account) into a Config, and
+// turns a Config into the http.RoundTripper that every request of package apiclient
+// goes through.
+//
+// # Where this sits
+//
+//	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
+//	^^^^^^^^^
+//	kubeconfig is the first thing apiclient does: Load, then Transport.
+//
+// # The whole move
+//
+//	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: flagKubeconfig, Context: flagContext})
+//	tr, err := cfg.Transport()
+//	client := &http.Client{Transport: tr}
+//	client.Get(cfg.Server + "/api/v1/namespaces/" + cfg.Namespace + "/pods")
+//
+// Example_load (example_test.go) runs it on a kubeconfig written to a temporary
+// directory.
+//
+// # Finding the kubeconfig
+//
+//	Options.Path (--kubeconfig) ─▶ that file alone; it must exist
+//	$KUBECONFIG (a:b:c)         ─▶ the files that exist, merged: the first to name a
+//	                               cluster/user/context wins that entry, whole; the first
+//	                               non-empty current-context wins
+//	~/.kube/config              ─▶ if it exists
+//	KUBERNETES_SERVICE_HOST/_PORT ─▶ in-cluster: token, ca.crt, namespace under
+//	                               /var/run/secrets/kubernetes.io/serviceaccount
+//	nothing                     ─▶ ErrNoConfig
+//
+// Then current-context (or Options.Context) names a context, which names a cluster
+// (server, CA, TLS server name, proxy) and a user (token, token file, basic auth,
+// client certificate, exec plugin, impersonation). The namespace is the context's, else
+// "default". Relative paths in a file are relative to that file's directory.
+//
+// # What a request goes through
+//
+//	http.Client ─▶ auth RoundTripper ─▶ *http.Transport ─▶ API server
+//	                │ clone the request (the caller's is never changed)
+//	                │ Authorization: Bearer <token | token file | exec> or Basic
+//	                │ Impersonate-User / -Group / -Uid / -Extra-*
+//	                └ exec only: 401 ─▶ run the plugin again ─▶ send once more
+//
+// The token file is read again at most once a minute (a projected token rotates); an
+// exec credential is kept until its expirationTimestamp, and its client certificate is
+// handed to TLS through tls.Config.GetClientCertificate, at each handshake.
+//
+// # Guarantees
+//   - Load and Parse never run a plugin or dial: they read files. Everything that can be
+//     checked there is: base64, PEM, that a certificate matches its key, that files
+//     exist, that at most one kind of HTTP credential is set.
+//   - Every error about the kubeconfig is one line naming the file, the entry and the
+//     field (*Error): kubeconfig /home/u/.kube/config: user "admin": client-key-data:
+//     illegal base64 data at input byte 4. None holds a token, a password, a key, or
+//     anything an exec plugin printed on stdout (its stderr is quoted when it fails).
+//   - Config prints (String, every fmt verb, slog) without secrets.
+//   - TLS is verified unless insecure-skip-tls-verify; TLS 1.2 at least.
+//   - A token or password is never sent over plain http:// except to loopback; such a
+//     request fails with an error instead. Credentials are only added to requests for
+//     the Config's own server, so a redirect to another host does not carry them.
+//   - Requests with a replayable body are retried at most once, after a 401, with an
+//     exec plugin only; apiclient does every other retry.
+//   - The plugin runs once for many concurrent requests, not once each.
+//
+// # Compared with client-go
+//
+// tools/clientcmd does the loading: loader.go (precedence, merging), client_config.go
+// (context → rest.Config), api/v1 (the file format). The rules are the same:
+// KUBECONFIG replaces ~/.kube/config, first file wins per entry, relative paths against
+// the file. Differences: clientcmd decodes and validates every entry of every file; we
+// decode only the context in use, so a broken entry you do not use does not stop you.
+// clientcmd gathers every validation problem into one aggregate error; we stop at the
+// first, on one line, with the field named. We refuse two HTTP credentials for one user
+// (token and basic auth, a token and an exec plugin) at load time; client-go refuses
+// some of these only when it builds the transport and lets others coexist.
+// auth-provider is refused: client-go dropped its gcp and azure providers in 1.26, and
+// every provider, oidc included, has an exec plugin replacing it.
+//
+// rest.Config is what we call Config; rest.InClusterConfig is inCluster here. rest
+// also holds QPS, burst, user agent and timeouts, which apiclient keeps instead.
+//
+// transport (transport.go, round_trippers.go, token_source.go, cache.go) builds the
+// http.Transport and stacks one RoundTripper per concern (bearer, basic,
+// impersonation, user agent, debugging). We have one auth RoundTripper doing all three
+// in a dozen lines, and no transport cache: call Transport once and share it. client-go
+// configures HTTP/2 health pings (x/net/http2 ReadIdleTimeout) to notice a dead
+// connection under a long watch; the standard library of Go 1.23 cannot, so we rely on
+// 30 s TCP keep-alives and on apiclient's watch timeouts.
+//
+// plugin/pkg/client/auth/exec (exec.go) runs credential plugins. Same protocol
+// (KUBERNETES_EXEC_INFO, v1 and v1beta1, provideClusterInfo, interactiveMode, cached
+// until expirationTimestamp). Differences: on 401 client-go only drops the credential
+// for the next request; we also run the plugin and retry the request once. client-go
+// passes the plugin's stderr through to ours; we keep it for the error message and
+// pass it through only in interactive mode, where it carries the prompts. When a
+// certificate is renewed client-go closes every connection (connrotation); we close
+// the idle ones, and busy ones keep the old identity until they end.
+package kubeconfig

@@ -1,0 +1,249 @@
+package kubeconfig
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+)
+
+// execCredential is the client.authentication.k8s.io ExecCredential, v1 and v1beta1
+// alike (they differ only in what is required). We send it with a spec in the
+// KUBERNETES_EXEC_INFO environment variable; the plugin prints it back with a status.
+type execCredential struct {
+	APIVersion string      `json:"apiVersion"`
+	Kind       string      `json:"kind"`
+	Spec       execSpec    `json:"spec"`
+	Status     *execStatus `json:"status,omitempty"`
+}
+
+type execSpec struct {
+	Cluster     *execCluster `json:"cluster,omitempty"`
+	Interactive bool         `json:"interactive"`
+}
+
+// execCluster mirrors a kubeconfig cluster, except that the CA is always inline.
+type execCluster struct {
+	Server                string          `json:"server"`
+	TLSServerName         string          `json:"tls-server-name,omitempty"`
+	InsecureSkipTLSVerify bool            `json:"insecure-skip-tls-verify,omitempty"`
+	CAData                []byte          `json:"certificate-authority-data,omitempty"`
+	ProxyURL              string          `json:"proxy-url,omitempty"`
+	DisableCompression    bool            `json:"disable-compression,omitempty"`
+	Config                json.RawMessage `json:"config,omitempty"`
+}
+
+type execStatus struct {
+	ExpirationTimestamp   string `json:"expirationTimestamp,omitempty"` // RFC 3339
+	Token                 string `json:"token,omitempty"`
+	ClientCertificateData string `json:"clientCertificateData,omitempty"` // PEM, not base64
+	ClientKeyData         string `json:"clientKeyData,omitempty"`
+}
+
+// maxPluginOutput caps what we keep of a plugin's stdout; an ExecCredential is a few KiB.
+const maxPluginOutput = 1 << 20
+
+// stdin is what an interactive plugin reads; a variable so tests can swap it.
+var stdin = os.Stdin
+
+// run starts the plugin and turns its stdout into a credential.
+//
+// Interactive mode: we do not drive a terminal ourselves. With Always or IfAvailable,
+// when our stdin is a terminal, the plugin gets it (and its stderr goes to ours too,
+// so the user sees the prompt) and spec.interactive is true. Otherwise its stdin is
+// empty and spec.interactive is false; Always then fails before starting anything.
+//
+// Its stderr is kept (the last 4 KiB) for the error when it fails. Its stdout never
+// appears in an error: it holds the credential.
+func (p *execPlugin) run(ctx context.Context) (*credential, error) {
+	interactive := p.cfg.InteractiveMode != InteractiveNever && isTerminal(stdin)
+	if p.cfg.InteractiveMode == InteractiveAlways && !interactive {
+		return nil, p.fail(errors.New("interactiveMode is Always but standard input is not a terminal"))
+	}
+	info, err := json.Marshal(execCredential{
+		APIVersion: p.cfg.APIVersion,
+		Kind:       "ExecCredential",
+		Spec:       execSpec{Cluster: p.cluster, Interactive: interactive},
+	})
+	if err != nil {
+		return nil, p.fail(err)
+	}
+
+	cmd := exec.CommandContext(ctx, p.cfg.Command, p.cfg.Args...)
+	cmd.Env = append(os.Environ(), "KUBERNETES_EXEC_INFO="+string(info))
+	names := make([]string, 0, len(p.cfg.Env))
+	for name := range p.cfg.Env {
+		names = append(names, name)
+	}
+	sort.Strings(names) // a stable environment: same input, same process
+	for _, name := range names {
+		cmd.Env = append(cmd.Env, name+"="+p.cfg.Env[name]) // later wins in exec.Cmd
+	}
+	stdout := &capped{max: maxPluginOutput}
+	stderr := &tail{max: 4 << 10}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if interactive {
+		cmd.Stdin = stdin
+		cmd.Stderr = io.MultiWriter(os.Stderr, stderr)
+	}
+
+	if err := cmd.Run(); err != nil {
+		return nil, p.fail(p.runError(ctx, err, stderr.String()))
+	}
+	if stdout.over {
+		return nil, p.fail(fmt.Errorf("plugin %q printed more than %d MiB", p.cfg.Command, maxPluginOutput>>20))
+	}
+	cred, err := p.decode(stdout.Bytes())
+	if err != nil {
+		return nil, p.fail(fmt.Errorf("plugin %q: %w", p.cfg.Command, err))
+	}
+	return cred, nil
+}
+
+// runError says why the process did not succeed, with its stderr but not its stdout.
+func (p *execPlugin) runError(ctx context.Context, err error, stderr string) error {
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("plugin %q: %w", p.cfg.Command, ctx.Err())
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist):
+		msg := fmt.Sprintf("plugin %q not found", p.cfg.Command)
+		if hint := oneLine(p.cfg.InstallHint); hint != "" {
+			msg += "; " + hint
+		}
+		return errors.New(msg)
+	case errors.As(err, &exit):
+		if stderr == "" {
+			stderr = "(nothing on stderr)"
+		}
+		return fmt.Errorf("plugin %q failed (%s): %s", p.cfg.Command, exit.ProcessState, stderr)
+	}
+	return fmt.Errorf("plugin %q: %w", p.cfg.Command, err)
+}
+
+// decode checks the plugin's answer and builds the credential. No message here
+// repeats anything from stdout.
+func (p *execPlugin) decode(stdout []byte) (*credential, error) {
+	if len(bytes.TrimSpace(stdout)) == 0 {
+		return nil, errors.New("printed nothing on stdout; want an ExecCredential")
+	}
+	var out execCredential
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		return nil, jsonReason(err)
+	}
+	switch {
+	case out.Kind != "ExecCredential":
+		return nil, errors.New("output is not an ExecCredential (kind)")
+	case out.APIVersion != p.cfg.APIVersion:
+		return nil, fmt.Errorf("output apiVersion differs from the configured %s", p.cfg.APIVersion)
+	case out.Status == nil:
+		return nil, errors.New("output has no status")
+	}
+	st := out.Status
+	cred := &credential{token: st.Token}
+
+	hasCert, hasKey := st.ClientCertificateData != "", st.ClientKeyData != ""
+	switch {
+	case cred.token == "" && !hasCert && !hasKey:
+		return nil, errors.New("status has neither a token nor clientCertificateData/clientKeyData")
+	case strings.ContainsAny(cred.token, "\r\n"):
+		return nil, errors.New("status.token spans several lines")
+	case hasCert != hasKey:
+		return nil, errors.New("status has only one of clientCertificateData and clientKeyData")
+	case hasCert:
+		cert, err := tls.X509KeyPair([]byte(st.ClientCertificateData), []byte(st.ClientKeyData))
+		if err != nil {
+			return nil, fmt.Errorf("status.clientCertificateData/clientKeyData: %w", err)
+		}
+		cred.cert = &cert
+	}
+	if st.ExpirationTimestamp != "" {
+		t, err := time.Parse(time.RFC3339, st.ExpirationTimestamp)
+		if err != nil {
+			return nil, errors.New("status.expirationTimestamp: not an RFC 3339 time")
+		}
+		cred.expiry = t
+	}
+	return cred, nil
+}
+
+func (p *execPlugin) fail(err error) error {
+	return &Error{Source: p.source, Entry: named("user", p.user), Field: "exec", Err: err}
+}
+
+// jsonReason describes a JSON error without the input: a SyntaxError's message
+// quotes the offending character, which would be a piece of the credential.
+func jsonReason(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("output is not JSON (syntax error at byte %d)", syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Errorf("output field %s: want a JSON %s", typ.Field, typ.Type)
+	}
+	return errors.New("output is not a valid ExecCredential")
+}
+
+// isTerminal reports whether f is a terminal. The standard library has no isatty; a
+// character device other than /dev/null is a good enough answer for "a person may
+// be typing here" and needs no system call.
+func isTerminal(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	info, err := f.Stat()
+	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(info, null)
+}
+
+// capped keeps up to max bytes and notes whether there were more.
+type capped struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(b []byte) (int, error) {
+	n := len(b) // report all of it taken, or the plugin would see a broken pipe
+	if room := c.max - c.Len(); n > room {
+		c.over = true
+		b = b[:max(room, 0)]
+	}
+	c.Buffer.Write(b)
+	return n, nil
+}
+
+// tail keeps the last max bytes written: a failing program's reason is at the end.
+type tail struct {
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.b = append(t.b, b...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(b), nil
+}
+
+// String is the kept stderr as one valid-UTF-8 line of at most 300 characters.
+func (t *tail) String() string {
+	s := oneLine(strings.ToValidUTF8(string(t.b), ""))
+	if r := []rune(s); len(r) > 300 {
+		s = "…" + string(r[len(r)-300:])
+	}
+	return s
+}

@@ -1,0 +1,71 @@
+package kubeconfig
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+)
+
+// tokenFileTTL is how long a token read from a file is used before the file is read
+// again. The kubelet rewrites a projected service-account token when 80% of its
+// lifetime (an hour at least) has passed, so a minute is plenty fresh and keeps the
+// file system out of the request path.
+const tokenFileTTL = time.Minute
+
+// tokenFile is a bearer token that lives in a file and may be replaced at any time
+// (tokenFile in a kubeconfig; the in-cluster service-account token).
+//
+// The zero value is not usable: path and now must be set. Safe for concurrent use.
+type tokenFile struct {
+	path string
+	now  func() time.Time
+
+	mu     sync.Mutex
+	token  string
+	readAt time.Time
+}
+
+// authorization returns the Authorization header value, reading the file again when
+// the last read is older than tokenFileTTL.
+//
+// Cost: a mutex; one file read per tokenFileTTL.
+func (f *tokenFile) authorization(context.Context) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.now()
+	if f.token != "" && now.Sub(f.readAt) < tokenFileTTL {
+		return "Bearer " + f.token, nil
+	}
+	token, err := readToken(f.path)
+	switch {
+	case err == nil:
+		f.token = token
+	case f.token == "":
+		return "", err
+	default:
+		// The file may be between two writes of a rotation; the token we have stays
+		// valid for a while after a new one is issued, so keep it and try again later.
+	}
+	f.readAt = now
+	return "Bearer " + f.token, nil
+}
+
+// readToken reads a token file; surrounding whitespace (a final newline) is not part of
+// the token.
+func readToken(path string) (string, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return "", err
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", errors.New(path + ": empty token file")
+	}
+	if strings.ContainsAny(token, "\r\n") {
+		// A header value cannot hold a newline; sending half a token helps no one.
+		return "", errors.New(path + ": token spans several lines")
+	}
+	return token, nil
+}
