@@ -1,0 +1,203 @@
+package fifo
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// InOrderFIFO queues every delta on its own, in the order it was written, with no
+// grouping by key: Pop hands out one delta at a time, exactly as the watch delivered
+// them. It is client-go's RealFIFO, which informers use by default since 1.33. See the
+// package doc for what that changes for a controller.
+//
+// The zero value is not usable: build one with NewInOrderFIFO. All methods are safe
+// for concurrent use.
+type InOrderFIFO[T any] struct {
+	key   KeyFunc[T]
+	known KnownObjects[T] // may be nil: then nothing is known beyond the queue
+
+	gate             // mu guards everything below
+	items []Delta[T] // in pop order
+	sync  syncState
+}
+
+// NewInOrderFIFO returns an empty InOrderFIFO that keys objects with key and consults
+// known, the store the popped deltas are applied to, in Replace and Resync. known may
+// be nil (nothing known but the queue; Resync does nothing). It panics if key is nil.
+func NewInOrderFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *InOrderFIFO[T] {
+	if key == nil {
+		panic("fifo.NewInOrderFIFO: nil key function")
+	}
+	f := &InOrderFIFO[T]{key: key, known: known}
+	f.init()
+	return f
+}
+
+// Add queues an Added delta for obj. Cost: one key function call, amortised O(1).
+func (f *InOrderFIFO[T]) Add(obj T) error { return f.write(Added, obj) }
+
+// Update queues an Updated delta for obj.
+func (f *InOrderFIFO[T]) Update(obj T) error { return f.write(Updated, obj) }
+
+// Delete queues a Deleted delta for obj, always: unlike DeltaFIFO it neither drops a
+// delete for an unknown key nor merges two deletes, since every event is its own entry.
+func (f *InOrderFIFO[T]) Delete(obj T) error { return f.write(Deleted, obj) }
+
+// Replace is what a LIST means: list is everything that exists now. It queues, in
+// this order,
+//
+//  1. for each key queued but not named by list whose newest queued delta is not a
+//     Deleted, in the order the keys first appear in the queue, a Deleted delta with a
+//     tombstone whose Obj is that newest delta's object;
+//  2. for each key known to the store that list does not name and that does not appear
+//     in the queue at all, in sorted key order, a Deleted delta with a tombstone whose
+//     Obj is the stored object;
+//  3. a Replaced delta for each object of list, in list order.
+//
+// The deletions come first because they happened first: the objects were deleted
+// before the LIST was served. resourceVersion is not used by the queue. All keys are
+// computed before anything is queued, so a key function error leaves the queue
+// unchanged. Cost: O(len(list) + queued) plus O(k log k) for the k missing stored keys.
+func (f *InOrderFIFO[T]) Replace(list []T, resourceVersion string) error {
+	keys, listed, err := keysOf(f.key, list)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	// The newest queued delta of each queued key, and the keys in first-seen order.
+	newest := make(map[string]int)
+	var order []string
+	for i, d := range f.items {
+		if _, seen := newest[d.Key]; !seen {
+			order = append(order, d.Key)
+		}
+		newest[d.Key] = i
+	}
+	var deletes []Delta[T]
+	for _, key := range order {
+		last := f.items[newest[key]]
+		if _, ok := listed[key]; !ok && last.Type != Deleted {
+			deletes = append(deletes, tombstone(key, last.Object))
+		}
+	}
+	if f.known != nil {
+		var missing []string
+		for _, key := range f.known.ListKeys() {
+			_, isListed := listed[key]
+			_, queued := newest[key]
+			if !isListed && !queued {
+				missing = append(missing, key)
+			}
+		}
+		slices.Sort(missing)
+		for _, key := range missing {
+			if obj, ok := f.known.GetByKey(key); ok {
+				deletes = append(deletes, tombstone(key, obj))
+			}
+		}
+	}
+	for _, d := range deletes {
+		f.appendLocked(d)
+	}
+	for i, obj := range list {
+		f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
+	}
+	f.sync.firstReplaceDone(len(f.items))
+	return nil
+}
+
+// Resync queues a Sync delta, with the stored object, for every key known to the store
+// that does not appear in the queue, in sorted key order. A queued key is skipped
+// because what is queued for it is newer than the store. With no known objects Resync
+// does nothing. Cost: O(queued + n log n) for n stored keys.
+func (f *InOrderFIFO[T]) Resync() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	if f.known == nil {
+		return nil
+	}
+	queued := make(map[string]struct{}, len(f.items))
+	for _, d := range f.items {
+		queued[d.Key] = struct{}{}
+	}
+	keys := f.known.ListKeys()
+	slices.Sort(keys)
+	for _, key := range keys {
+		if _, ok := queued[key]; ok {
+			continue
+		}
+		if obj, ok := f.known.GetByKey(key); ok {
+			f.appendLocked(Delta[T]{Type: Sync, Key: key, Object: obj})
+		}
+	}
+	return nil
+}
+
+// Pop waits until a delta is queued, takes the first one off the queue, and calls
+// process with it (a Deltas of length one). It returns ctx.Err() as soon as ctx is done,
+// and ErrClosed once the queue is closed and empty. process runs under the queue's lock
+// and a failed delta is not queued again, for the reasons given at DeltaFIFO.Pop.
+func (f *InOrderFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.waitLocked(ctx, f); err != nil {
+		return err
+	}
+	d := f.items[0]
+	f.items[0] = Delta[T]{} // the array outlives the pop; don't let it pin the object
+	f.items = f.items[1:]
+	initial := f.sync.popped()
+	if err := process(Deltas[T]{d}, initial); err != nil {
+		return fmt.Errorf("fifo: process %s: %w", d.Key, err)
+	}
+	return nil
+}
+
+// HasSynced reports whether the first Replace has happened and every delta it left
+// queued has been popped. Adds before the first Replace do not count.
+func (f *InOrderFIFO[T]) HasSynced() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sync.synced()
+}
+
+// Len returns the number of deltas waiting.
+func (f *InOrderFIFO[T]) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lenLocked()
+}
+
+// Close closes the queue: writes fail with ErrClosed from now on, and Pop, once it has
+// handed out what was queued, returns ErrClosed. A Pop waiting on an empty queue wakes.
+func (f *InOrderFIFO[T]) Close() { f.close() }
+
+// write is Add, Update and Delete.
+func (f *InOrderFIFO[T]) write(t DeltaType, obj T) error {
+	key, err := f.key(obj)
+	if err != nil {
+		return fmt.Errorf("fifo: %s: key: %w", t, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	f.appendLocked(Delta[T]{Type: t, Key: key, Object: obj})
+	return nil
+}
+
+func (f *InOrderFIFO[T]) appendLocked(d Delta[T]) {
+	f.items = append(f.items, d)
+	f.cond.Signal() // one more delta: one waiting Pop can have it
+}
+
+func (f *InOrderFIFO[T]) lenLocked() int { return len(f.items) }
