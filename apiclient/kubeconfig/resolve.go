@@ -56,7 +56,7 @@ func (s *set) resolve(contextName string) (*Config, error) {
 	}
 	cluster, ok := s.clusters[cfg.Cluster]
 	if !ok {
-		return nil, ctxErr("cluster", fmt.Errorf("cluster %q not found", cfg.Cluster))
+		return nil, ctxErr("cluster", fmt.Errorf("no cluster named %q", cfg.Cluster))
 	}
 	ext, err := readCluster(cfg, cluster)
 	if err != nil {
@@ -70,7 +70,7 @@ func (s *set) resolve(contextName string) (*Config, error) {
 	}
 	user, ok := s.users[cfg.User]
 	if !ok {
-		return nil, ctxErr("user", fmt.Errorf("user %q not found", cfg.User))
+		return nil, ctxErr("user", fmt.Errorf("no user named %q", cfg.User))
 	}
 	if err := readUser(cfg, user, ext); err != nil {
 		return nil, err

@@ -1,0 +1,12 @@
+package kubeconfig
+
+import "os"
+
+// SetStdin replaces the standard input an interactive exec plugin would be given, so
+// tests can tell the plugin runner "this is not a terminal" whatever `go test` was
+// started from. It returns the function that puts the old one back.
+func SetStdin(f *os.File) (restore func()) {
+	old := stdin
+	stdin = f
+	return func() { stdin = old }
+}

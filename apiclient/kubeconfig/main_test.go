@@ -1,0 +1,107 @@
+package kubeconfig_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The test binary is also the exec credential plugin the tests configure: when
+// KUBEWIRE_FAKE_PLUGIN is set, TestMain acts as the plugin and exits instead of
+// running tests. No shell script, no compiled helper, works wherever `go test` does.
+//
+// The plugin's environment (from the kubeconfig's exec env) steers it:
+//
+//	KUBEWIRE_FAKE_PLUGIN   token | cert | expiring | failing | silent | badjson |
+//	                       nostatus | emptystatus | wrongversion
+//	FAKE_PLUGIN_RUNS       a file the plugin appends a line to per run; the run count
+//	                       n makes the token "token-n" (unless FAKE_PLUGIN_TOKEN)
+//	FAKE_PLUGIN_TOKEN      a fixed token to print
+//	FAKE_PLUGIN_CERT/_KEY  PEM files to print as the client certificate (cert)
+//	FAKE_PLUGIN_EXPIRY     expirationTimestamp to print (expiring)
+//	FAKE_PLUGIN_SEEN       a file to write what the plugin received (args, exec info)
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("KUBEWIRE_FAKE_PLUGIN"); mode != "" {
+		os.Exit(fakePlugin(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// pluginSeen is what the fake plugin writes to FAKE_PLUGIN_SEEN.
+type pluginSeen struct {
+	Args []string        `json:"args"`
+	Info json.RawMessage `json:"info"`
+}
+
+func fakePlugin(mode string) int {
+	run := 1
+	if path := os.Getenv("FAKE_PLUGIN_RUNS"); path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Fprintln(f, "run")
+		f.Close()
+		data, _ := os.ReadFile(path)
+		run = strings.Count(string(data), "\n")
+	}
+	info := os.Getenv("KUBERNETES_EXEC_INFO")
+	if path := os.Getenv("FAKE_PLUGIN_SEEN"); path != "" {
+		seen, _ := json.Marshal(pluginSeen{Args: os.Args[1:], Info: json.RawMessage(info)})
+		if err := os.WriteFile(path, seen, 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	var req struct {
+		APIVersion string `json:"apiVersion"`
+	}
+	if err := json.Unmarshal([]byte(info), &req); err != nil {
+		fmt.Fprintln(os.Stderr, "fake plugin: bad KUBERNETES_EXEC_INFO:", err)
+		return 1
+	}
+
+	token := os.Getenv("FAKE_PLUGIN_TOKEN")
+	if token == "" {
+		token = fmt.Sprintf("token-%d", run)
+	}
+	status := map[string]string{"token": token}
+	switch mode {
+	case "token":
+	case "expiring":
+		status["expirationTimestamp"] = os.Getenv("FAKE_PLUGIN_EXPIRY")
+	case "cert":
+		cert, err1 := os.ReadFile(os.Getenv("FAKE_PLUGIN_CERT"))
+		key, err2 := os.ReadFile(os.Getenv("FAKE_PLUGIN_KEY"))
+		if err1 != nil || err2 != nil {
+			fmt.Fprintln(os.Stderr, "fake plugin: cannot read cert/key")
+			return 1
+		}
+		status = map[string]string{"clientCertificateData": string(cert), "clientKeyData": string(key)}
+	case "failing":
+		fmt.Println(`{"status": {"token": "leaked-stdout-secret"}}`)
+		fmt.Fprintln(os.Stderr, "error: login failed:\n  account locked")
+		return 3
+	case "silent":
+		return 0
+	case "badjson":
+		fmt.Println(`{"status": leaked-stdout-secret}`)
+		return 0
+	case "nostatus":
+		fmt.Printf(`{"apiVersion": %q, "kind": "ExecCredential"}`+"\n", req.APIVersion)
+		return 0
+	case "emptystatus":
+		status = map[string]string{}
+	case "wrongversion":
+		req.APIVersion = "client.authentication.k8s.io/v9"
+	default:
+		fmt.Fprintln(os.Stderr, "fake plugin: unknown mode", mode)
+		return 2
+	}
+	out, _ := json.Marshal(map[string]any{"apiVersion": req.APIVersion, "kind": "ExecCredential", "status": status})
+	fmt.Println(string(out))
+	return 0
+}

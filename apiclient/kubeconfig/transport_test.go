@@ -1,0 +1,315 @@
+package kubeconfig_test
+
+import (
+	"crypto/tls"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+)
+
+func TestTransport_TLS_server_verification(t *testing.T) {
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(r.TLS.ServerName))
+	}))
+	defer ts.Close()
+	ca := serverCAPEM(ts)
+	// httptest's certificate is for 127.0.0.1 and example.com.
+	tests := []struct {
+		name    string
+		tls     kubeconfig.TLSConfig
+		wantErr string // "" means 200
+	}{
+		{"ca_data_trusts_the_server", kubeconfig.TLSConfig{CAData: ca}, ""},
+		{"system_roots_do_not_know_a_test_ca", kubeconfig.TLSConfig{}, "certificate"},
+		{"another_ca_is_refused", kubeconfig.TLSConfig{CAData: newCA(t).PEM}, "certificate"},
+		{"insecure_skips_verification", kubeconfig.TLSConfig{Insecure: true}, ""},
+		{"tls_server_name_is_checked_instead_of_the_host", kubeconfig.TLSConfig{CAData: ca, ServerName: "example.com"}, ""},
+		{"a_wrong_tls_server_name_fails", kubeconfig.TLSConfig{CAData: ca, ServerName: "wrong.example"}, "certificate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := mustTransport(t, &kubeconfig.Config{Server: ts.URL, TLS: tt.tls})
+			resp, err := (&http.Client{Transport: tr}).Get(ts.URL)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("GET: err = %v, want one about %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("GET: %v", err)
+			}
+			resp.Body.Close()
+			if got, want := resp.StatusCode, 200; got != want {
+				t.Fatalf("status = %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+func TestTransport_refuses_TLS_below_1_2(t *testing.T) {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	ts.TLS = &tls.Config{MaxVersion: tls.VersionTLS11}
+	ts.StartTLS()
+	defer ts.Close()
+	tr := mustTransport(t, &kubeconfig.Config{Server: ts.URL, TLS: kubeconfig.TLSConfig{Insecure: true}})
+	if _, err := (&http.Client{Transport: tr}).Get(ts.URL); err == nil {
+		t.Fatal("GET over TLS 1.1 succeeded, want a handshake failure")
+	}
+}
+
+func TestTransport_client_certificate_from_kubeconfig(t *testing.T) {
+	ca := newCA(t)
+	ts := clientCertServer(t, ca)
+	cert, key := ca.issueClient(t, "alice")
+	dir := t.TempDir()
+	writeFile(t, dir, "pki/ca.crt", string(serverCAPEM(ts)))
+	writeFile(t, dir, "pki/alice.crt", string(cert))
+	writeFile(t, dir, "pki/alice.key", string(key))
+	cluster := "clusters: [{name: c, cluster: {server: " + ts.URL + ", certificate-authority: pki/ca.crt}}]\n"
+	for _, tt := range []struct{ name, user string }{
+		{"inline_data", "client-certificate-data: " + b64(string(cert)) + ", client-key-data: " + b64(string(key))},
+		{"files_relative_to_the_kubeconfig", "client-certificate: pki/alice.crt, client-key: pki/alice.key"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := mustParse(t, dir, "current-context: x\n"+cluster+
+				"contexts: [{name: x, context: {cluster: c, user: u}}]\n"+
+				"users: [{name: u, user: {"+tt.user+"}}]\n")
+			status, body := get(t, mustTransport(t, cfg), ts.URL)
+			if got, want := status, 200; got != want {
+				t.Fatalf("status = %d, want %d", got, want)
+			}
+			if got, want := body, "alice"; got != want {
+				t.Fatalf("server saw client %q, want %q", got, want)
+			}
+		})
+	}
+
+	t.Run("no_certificate_no_entry", func(t *testing.T) {
+		tr := mustTransport(t, &kubeconfig.Config{Server: ts.URL, TLS: kubeconfig.TLSConfig{CAData: serverCAPEM(ts)}})
+		if _, err := (&http.Client{Transport: tr}).Get(ts.URL); err == nil {
+			t.Fatal("GET without a client certificate succeeded, want the server to refuse it")
+		}
+	})
+}
+
+func TestTransport_sets_auth_and_impersonation_headers(t *testing.T) {
+	rec := newRecorder(t)
+	base := kubeconfig.Config{Server: rec.URL}
+	tests := []struct {
+		name string
+		auth kubeconfig.AuthConfig
+		want http.Header
+	}{
+		{"bearer_token", kubeconfig.AuthConfig{Token: "tok"}, http.Header{"Authorization": {"Bearer tok"}}},
+		{"basic_auth", kubeconfig.AuthConfig{Username: "admin", Password: "pw"}, http.Header{"Authorization": {"Basic YWRtaW46cHc="}}},
+		{"impersonation", kubeconfig.AuthConfig{
+			Token: "tok", Impersonate: "jane", ImpersonateUID: "42", ImpersonateGroups: []string{"devs", "ops"},
+			ImpersonateExtra: map[string][]string{"scopes": {"view", "edit"}, "a/b": {"x"}},
+		}, http.Header{
+			"Authorization":            {"Bearer tok"},
+			"Impersonate-User":         {"jane"},
+			"Impersonate-Uid":          {"42"},
+			"Impersonate-Group":        {"devs", "ops"},
+			"Impersonate-Extra-Scopes": {"view", "edit"},
+			"Impersonate-Extra-A%2Fb":  {"x"},
+		}},
+		{"anonymous", kubeconfig.AuthConfig{}, http.Header{"Authorization": nil}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := base
+			cfg.Auth = tt.auth
+			if status, _ := get(t, mustTransport(t, &cfg), rec.URL+"/api"); status != 200 {
+				t.Fatalf("status = %d", status)
+			}
+			got := rec.last().Header
+			for k, want := range tt.want {
+				if g, w := strings.Join(got.Values(k), ","), strings.Join(want, ","); g != w {
+					t.Errorf("%s = %q, want %q", k, g, w)
+				}
+			}
+		})
+	}
+}
+
+func TestTransport_does_not_change_the_callers_request(t *testing.T) {
+	rec := newRecorder(t)
+	tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Auth: kubeconfig.AuthConfig{Token: "tok", Impersonate: "jane"}})
+	req, _ := http.NewRequest("GET", rec.URL, nil)
+	req.Header.Set("Accept", "application/json")
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got, want := len(req.Header), 1; got != want {
+		t.Fatalf("caller's request has %d headers after RoundTrip (%v), want %d", got, req.Header, want)
+	}
+	if got, want := rec.last().Header.Get("Authorization"), "Bearer tok"; got != want {
+		t.Fatalf("server saw Authorization %q, want %q", got, want)
+	}
+}
+
+func TestTransport_keeps_an_Authorization_the_caller_set(t *testing.T) {
+	rec := newRecorder(t)
+	tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Auth: kubeconfig.AuthConfig{Token: "tok"}})
+	req, _ := http.NewRequest("GET", rec.URL, nil)
+	req.Header.Set("Authorization", "Bearer caller")
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got, want := rec.last().Header.Get("Authorization"), "Bearer caller"; got != want {
+		t.Fatalf("server saw Authorization %q, want %q", got, want)
+	}
+}
+
+func TestTransport_sends_credentials_only_to_its_own_server(t *testing.T) {
+	other := newRecorder(t)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusFound)
+	}))
+	defer api.Close()
+	tr := mustTransport(t, &kubeconfig.Config{Server: api.URL, Auth: kubeconfig.AuthConfig{Token: "tok", Impersonate: "jane"}})
+	if status, _ := get(t, tr, api.URL+"/api"); status != 200 {
+		t.Fatalf("status = %d, want 200 from the redirect target", status)
+	}
+	h := other.last().Header
+	if h.Get("Authorization") != "" || h.Get("Impersonate-User") != "" {
+		t.Fatalf("the redirect target got our credentials: %v", h)
+	}
+}
+
+func TestTransport_refuses_credentials_over_plain_http(t *testing.T) {
+	t.Run("server_is_plain_http_and_not_loopback", func(t *testing.T) {
+		for _, auth := range []kubeconfig.AuthConfig{
+			{Token: "s3cr3t"},
+			{Username: "u", Password: "hunter2"},
+			{TokenFile: "/nonexistent"},
+			{Exec: &kubeconfig.ExecConfig{APIVersion: kubeconfig.ExecAPIv1, Command: "x", InteractiveMode: "Never"}},
+		} {
+			_, err := (&kubeconfig.Config{Server: "http://10.1.2.3:8080", Source: "/k", Cluster: "c", Auth: auth}).Transport()
+			checkError(t, err, "/k", `cluster "c"`, "server", "refusing to send credentials over plain http")
+		}
+	})
+	t.Run("request_to_a_plain_http_host_when_no_server_is_set", func(t *testing.T) {
+		tr := mustTransport(t, &kubeconfig.Config{Auth: kubeconfig.AuthConfig{Token: "s3cr3t"}})
+		body := &closeRecorder{Reader: strings.NewReader("{}")}
+		req, _ := http.NewRequest("POST", "http://kube.example.invalid/api", body)
+		_, err := tr.RoundTrip(req)
+		if err == nil || !strings.Contains(err.Error(), "refusing to send credentials over plain http") {
+			t.Fatalf("RoundTrip: err = %v, want a refusal", err)
+		}
+		if !body.closed {
+			t.Fatal("the request body was not closed (RoundTripper contract)")
+		}
+	})
+	t.Run("loopback_http_is_allowed", func(t *testing.T) {
+		rec := newRecorder(t)
+		u, _ := url.Parse(rec.URL)
+		for _, host := range []string{u.Host, "localhost:" + u.Port()} {
+			tr := mustTransport(t, &kubeconfig.Config{Server: "http://" + host, Auth: kubeconfig.AuthConfig{Token: "tok"}})
+			if status, _ := get(t, tr, "http://"+host+"/api"); status != 200 {
+				t.Fatalf("GET http://%s: status %d", host, status)
+			}
+		}
+	})
+	t.Run("without_credentials_plain_http_is_fine", func(t *testing.T) {
+		if _, err := (&kubeconfig.Config{Server: "http://10.1.2.3:8080"}).Transport(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestTransport_rereads_the_token_file_at_most_once_a_minute(t *testing.T) {
+	rec := newRecorder(t)
+	dir := t.TempDir()
+	path := writeFile(t, dir, "token", "first\n")
+	clock := newClock()
+	tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Auth: kubeconfig.AuthConfig{TokenFile: path}, Now: clock.Now})
+
+	steps := []struct {
+		advance time.Duration
+		write   string // rewrite the file first, if not ""
+		want    string
+	}{
+		{0, "", "Bearer first"},
+		{0, "second", "Bearer first"},          // rotated on disk, but read a moment ago
+		{59 * time.Second, "", "Bearer first"}, // still within the minute
+		{time.Second, "", "Bearer second"},     // a minute: read again
+		{0, "", "Bearer second"},               // and cached again
+		{time.Minute, "\n", "Bearer second"},   // an empty file (mid-rotation): keep the last good token
+		{time.Minute, "third", "Bearer third"},
+	}
+	for i, s := range steps {
+		if s.write != "" {
+			writeFile(t, dir, "token", s.write)
+		}
+		clock.Advance(s.advance)
+		get(t, tr, rec.URL)
+		if got := rec.last().Header.Get("Authorization"); got != s.want {
+			t.Fatalf("step %d: Authorization = %q, want %q", i, got, s.want)
+		}
+	}
+}
+
+func TestTransport_token_file_gone_before_the_first_read_fails_the_request(t *testing.T) {
+	rec := newRecorder(t)
+	tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Auth: kubeconfig.AuthConfig{TokenFile: "/nonexistent/token"}})
+	_, err := (&http.Client{Transport: tr}).Get(rec.URL)
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("GET: err = %v, want a missing file", err)
+	}
+}
+
+func TestTransport_proxy_url_and_disable_compression(t *testing.T) {
+	proxy := newRecorder(t) // answers "ok" to whatever it is asked, as a proxy would relay
+	proxyURL, _ := url.Parse(proxy.URL)
+	for _, tt := range []struct {
+		name         string
+		disable      bool
+		wantEncoding string
+	}{
+		{"compression_on_by_default", false, "gzip"},
+		{"disable_compression", true, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := mustTransport(t, &kubeconfig.Config{Server: "http://kube.example.invalid", Proxy: proxyURL, DisableCompression: tt.disable})
+			status, body := get(t, tr, "http://kube.example.invalid/api")
+			if status != 200 || body != "ok" {
+				t.Fatalf("GET = %d %q, want 200 from the proxy", status, body)
+			}
+			seen := proxy.last()
+			if got, want := seen.Host, "kube.example.invalid"; got != want {
+				t.Fatalf("proxy saw Host %q, want %q", got, want)
+			}
+			if got := seen.Header.Get("Accept-Encoding"); got != tt.wantEncoding {
+				t.Fatalf("Accept-Encoding = %q, want %q", got, tt.wantEncoding)
+			}
+		})
+	}
+}
+
+func TestTransport_rejects_a_hand_built_config_with_two_credentials(t *testing.T) {
+	_, err := (&kubeconfig.Config{Server: "https://h", Source: "/k", User: "u",
+		Auth: kubeconfig.AuthConfig{Token: "s3cr3t", Password: "hunter2"}}).Transport()
+	checkError(t, err, "/k", `user "u"`, "", "more than one of token")
+}
+
+// closeRecorder is a request body that remembers being closed.
+type closeRecorder struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
