@@ -74,10 +74,14 @@ func BenchmarkStoreByIndex(b *testing.B) {
 	for _, p := range benchPods(10_000) {
 		s.Add(p)
 	}
+	namespaces := make([]string, 100)
+	for i := range namespaces {
+		namespaces[i] = fmt.Sprintf("ns-%03d", i)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		objs, err := s.ByIndex(store.NamespaceIndex, fmt.Sprintf("ns-%03d", i%100))
+		objs, err := s.ByIndex(store.NamespaceIndex, namespaces[i%100])
 		if err != nil || len(objs) != 100 {
 			b.Fatalf("ByIndex: %d objects, %v", len(objs), err)
 		}

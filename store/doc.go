@@ -63,13 +63,18 @@
 // # What one cached object costs
 //
 // Beyond the object itself, one entry costs its key string (namespace, "/", name,
-// rounded up to Go's allocation size class), one map slot holding the key header and
-// the T (a pointer, for *apiclient.Object), and, per index, one slot in the set of each
-// value it yields plus whatever the index function allocated. Measured with
-// BenchmarkStoreMemoryPerObject on 100,000 objects (Go 1.26, amd64, keys
-// "ns-NNN/obj-NNNNNN"): about 100 bytes per object with no index, and about 150 with
-// the namespace index. client-go's ThreadSafeStore stores interface{} values, which
-// adds a type word to every slot.
+// rounded up to Go's allocation size class; MetaKey allocates it once, when the object
+// is stored) and one map slot holding the key's header and the T (one pointer word for
+// *apiclient.Object). Each index adds, per value the object yields, one slot in that
+// value's set of keys; the key string itself is shared, not copied. Index values are
+// not remembered per object: updates and deletes call the index function on the old
+// object again instead, trading a little CPU for memory on every object.
+//
+// BenchmarkStoreMemoryPerObject measures it on 100,000 objects keyed like
+// "ns-042/obj-000042" (Go 1.26, amd64): about 60 bytes per object with no index, and
+// about 115 with the namespace index. For a 2.5 KB pod that is 2 to 5 percent.
+// client-go's ThreadSafeStore holds interface{} values, two words per slot instead of
+// one, and the same kind of index sets.
 //
 // # Compared with client-go
 //
