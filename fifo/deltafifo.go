@@ -67,7 +67,8 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 //
 //  1. a Replaced delta for each object of list, in list order;
 //  2. for each queued key that list does not name, in queue order, a Deleted delta
-//     with a tombstone whose Obj is the object of the key's newest delta;
+//     with a tombstone whose Obj is the object of the key's newest delta (if that
+//     delta is already a Deleted, the tombstone collapses into it);
 //  3. for each key known to the store that list does not name and that is not queued,
 //     in sorted key order, a Deleted delta with a tombstone whose Obj is the stored
 //     object.

@@ -56,6 +56,10 @@
 //   - Objects are stored and handed back as they are, not copied. The pointer you Add
 //     is the pointer every reader gets: treat stored objects as read-only, and Update
 //     with a new object rather than mutating one in place, or the indexes go stale.
+//   - Replace(list, rv) leaves the store holding exactly the objects of list (the
+//     last one of each key) and rebuilds every index from them. It says nothing about
+//     what disappeared: turning a relist into deletions is the fifo's job, done before
+//     the deltas reach the store.
 //   - Add and Update are the same operation (insert or overwrite); Delete of a key
 //     that is not there is not an error. List, ListKeys, ByIndex, IndexKeys and
 //     ListIndexFuncValues return fresh slices in no particular order.
@@ -63,9 +67,8 @@
 // # What one cached object costs
 //
 // Beyond the object itself, one entry costs its key string (namespace, "/", name,
-// rounded up to Go's allocation size class; MetaKey allocates it once, when the object
-// is stored) and one map slot holding the key's header and the T (one pointer word for
-// *apiclient.Object). Each index adds, per value the object yields, one slot in that
+// rounded up to Go's allocation size class) and one map slot holding the key's header
+// and the T (one pointer word for *apiclient.Object). Each index adds, per value the object yields, one slot in that
 // value's set of keys; the key string itself is shared, not copied. Index values are
 // not remembered per object: updates and deletes call the index function on the old
 // object again instead, trading a little CPU for memory on every object.
@@ -92,7 +95,8 @@
 //   - GetByKey cannot fail, so it returns (T, bool) without an error.
 //   - Tombstones: client-go's DeletionHandlingMetaNamespaceKeyFunc unwraps
 //     cache.DeletedFinalStateUnknown. Here the tombstone type lives in package fifo,
-//     which makes it (store and fifo import nothing of each other), and fifo hands
+//     the package that makes tombstones (store and fifo import nothing of each
+//     other), and fifo hands
 //     deletions to the informer as a typed fifo.Delta whose Object is a T, so a typed
 //     store never meets a tombstone at all. [DeletionHandlingKey] is still here for
 //     stores whose T is an interface type, where a tombstone can stand in for an

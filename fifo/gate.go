@@ -1,0 +1,90 @@
+package fifo
+
+import (
+	"context"
+	"sync"
+)
+
+// The machinery both FIFOs share: how Pop waits, and how HasSynced counts.
+
+// syncState is the bookkeeping behind HasSynced, the same in both FIFOs: the first
+// Replace records how many items it left queued, and every Pop counts one down.
+// Items queued after that Replace sit behind those items (both FIFOs only ever append),
+// so when the count reaches zero every item of the first Replace has been popped.
+type syncState struct {
+	replaced bool // the first Replace has happened
+	pending  int  // items queued by then that are still waiting
+}
+
+func (s *syncState) synced() bool { return s.replaced && s.pending == 0 }
+
+// firstReplaceDone is called at the end of every Replace with the queue length.
+func (s *syncState) firstReplaceDone(queued int) {
+	if !s.replaced {
+		s.replaced, s.pending = true, queued
+	}
+}
+
+// popped is called for every item Pop takes; it returns whether that item was still
+// part of the initial sync.
+func (s *syncState) popped() (initial bool) {
+	initial = !s.synced()
+	if s.pending > 0 {
+		s.pending--
+	}
+	return initial
+}
+
+// gate is the part of a FIFO's locking both FIFOs share: the lock, the condition Pop
+// waits on, and the closed flag. The zero gate is not ready: call init once.
+type gate struct {
+	mu     sync.Mutex // guards everything in the FIFO that embeds the gate
+	cond   sync.Cond  // signalled when an item is queued or the queue closes; L is &mu
+	closed bool
+}
+
+func (g *gate) init() { g.cond.L = &g.mu }
+
+// waitLocked blocks until q has an item, the queue is closed, or ctx is done. g.mu is
+// held on entry and on return. A sync.Cond cannot select on a channel, so a cancellable
+// ctx gets a context.AfterFunc that wakes every waiter, and the loop then sees ctx.Err.
+// That func is registered only when Pop actually has to wait and removed before
+// returning, so a Pop that finds an item costs no goroutine and no allocation.
+//
+// A closed queue still hands out what it holds: Close stops new writes, not the drain.
+// A done ctx wins over both, so that cancelling stops an informer at once.
+func (g *gate) waitLocked(ctx context.Context, q interface{ lenLocked() int }) error {
+	var stop func() bool
+	defer func() {
+		if stop != nil {
+			stop()
+		}
+	}()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if q.lenLocked() > 0 {
+			return nil
+		}
+		if g.closed {
+			return ErrClosed
+		}
+		if stop == nil && ctx.Done() != nil {
+			stop = context.AfterFunc(ctx, func() {
+				g.mu.Lock()
+				defer g.mu.Unlock()
+				g.cond.Broadcast()
+			})
+		}
+		g.cond.Wait()
+	}
+}
+
+// close marks the queue closed and wakes every waiting Pop so that it can return.
+func (g *gate) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	g.cond.Broadcast()
+}
