@@ -144,8 +144,9 @@ func (f *DeltaFIFO[T]) Resync() error {
 // If process fails, Pop returns its error wrapped with the key, and the deltas are not
 // queued again: they are the caller's once process has them. A retry here would put
 // old deltas behind newer ones for other keys, and an index function that fails once
-// fails every time, so the key would come back forever. The informer logs the error;
-// the next relist (Replace) or watch event for the key puts it right.
+// fails every time, so the key would come back forever. The informer should log the
+// error and carry on: the next watch event for the key, or the next relist, brings the
+// store back in step.
 func (f *DeltaFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
