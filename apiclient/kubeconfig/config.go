@@ -42,7 +42,7 @@ type Config struct {
 
 	// Now is the clock used to age cached credentials (the token file, exec plugin
 	// credentials); nil means time.Now. Tests set a fake clock instead of sleeping.
-	Now func() time.Time
+	Now func() time.Time `json:"-"`
 }
 
 // TLSConfig is the cluster half of the kubeconfig's TLS settings.
@@ -80,9 +80,11 @@ type ExecConfig struct {
 	APIVersion string // client.authentication.k8s.io/v1 or /v1beta1
 	// Command is a name looked up in PATH, or a path; a relative path with a slash was
 	// resolved against the kubeconfig file's directory by Load.
-	Command         string
-	Args            []string
-	Env             map[string]string // added to our own environment, winning over it
+	Command string
+	// Args and Env may carry an account, a role or a key, so they are left out of
+	// printing (String) and of json.Marshal, like the other secrets.
+	Args            []string          `json:"-"`
+	Env             map[string]string `json:"-"` // added to our own environment, winning over it
 	InteractiveMode string            // Never, IfAvailable or Always
 
 	// InstallHint is shown when Command is not found.

@@ -11,6 +11,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"io"
+	"log"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -199,12 +200,21 @@ func newKey(t testing.TB) *ecdsa.PrivateKey {
 // answers with its common name.
 func clientCertServer(t testing.TB, ca *testCA) *httptest.Server {
 	t.Helper()
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = w.Write([]byte(r.TLS.PeerCertificates[0].Subject.CommonName))
-	}))
 	pool := x509.NewCertPool()
 	pool.AddCert(ca.cert)
-	ts.TLS = newServerTLS(pool)
+	return tlsServer(t, &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool},
+		func(w http.ResponseWriter, r *http.Request) {
+			_, _ = w.Write([]byte(r.TLS.PeerCertificates[0].Subject.CommonName))
+		})
+}
+
+// tlsServer starts an httptest TLS server with conf (nil: httptest's) that does not
+// log the handshake failures some tests cause on purpose.
+func tlsServer(t testing.TB, conf *tls.Config, h http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(h)
+	ts.TLS = conf
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
 	return ts
@@ -258,9 +268,4 @@ func (rec *recorder) last() *http.Request {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	return rec.seen[len(rec.seen)-1]
-}
-
-// newServerTLS requires a client certificate signed by one of pool.
-func newServerTLS(pool *x509.CertPool) *tls.Config {
-	return &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
 }

@@ -16,10 +16,7 @@ import (
 )
 
 func TestTransport_TLS_server_verification(t *testing.T) {
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = w.Write([]byte(r.TLS.ServerName))
-	}))
-	defer ts.Close()
+	ts := tlsServer(t, nil, func(w http.ResponseWriter, r *http.Request) {})
 	ca := serverCAPEM(ts)
 	// httptest's certificate is for 127.0.0.1 and example.com.
 	tests := []struct {
@@ -56,10 +53,7 @@ func TestTransport_TLS_server_verification(t *testing.T) {
 }
 
 func TestTransport_refuses_TLS_below_1_2(t *testing.T) {
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	ts.TLS = &tls.Config{MaxVersion: tls.VersionTLS11}
-	ts.StartTLS()
-	defer ts.Close()
+	ts := tlsServer(t, &tls.Config{MaxVersion: tls.VersionTLS11}, func(http.ResponseWriter, *http.Request) {})
 	tr := mustTransport(t, &kubeconfig.Config{Server: ts.URL, TLS: kubeconfig.TLSConfig{Insecure: true}})
 	if _, err := (&http.Client{Transport: tr}).Get(ts.URL); err == nil {
 		t.Fatal("GET over TLS 1.1 succeeded, want a handshake failure")
