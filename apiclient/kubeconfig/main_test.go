@@ -19,6 +19,7 @@ import (
 //	FAKE_PLUGIN_RUNS       a file the plugin appends a line to per run; the run count
 //	                       n makes the token "token-n" (unless FAKE_PLUGIN_TOKEN)
 //	FAKE_PLUGIN_TOKEN      a fixed token to print
+//	FAKE_PLUGIN_FIRST_TOKEN the token to print on the first run only
 //	FAKE_PLUGIN_CERT/_KEY  PEM files to print as the client certificate (cert)
 //	FAKE_PLUGIN_EXPIRY     expirationTimestamp to print (expiring)
 //	FAKE_PLUGIN_SEEN       a file to write what the plugin received (args, exec info)
@@ -65,6 +66,9 @@ func fakePlugin(mode string) int {
 	}
 
 	token := os.Getenv("FAKE_PLUGIN_TOKEN")
+	if first := os.Getenv("FAKE_PLUGIN_FIRST_TOKEN"); first != "" && run == 1 {
+		token = first
+	}
 	if token == "" {
 		token = fmt.Sprintf("token-%d", run)
 	}
