@@ -147,14 +147,16 @@ func (p *execPlugin) decode(stdout []byte) (*credential, error) {
 	case out.Status == nil:
 		return nil, errors.New("output has no status")
 	}
-	st := out.Status
-	cred := &credential{token: st.Token}
+	st, cred := out.Status, &credential{}
+	if st.Token != "" {
+		cred.authz = "Bearer " + st.Token
+	}
 
 	hasCert, hasKey := st.ClientCertificateData != "", st.ClientKeyData != ""
 	switch {
-	case cred.token == "" && !hasCert && !hasKey:
+	case st.Token == "" && !hasCert && !hasKey:
 		return nil, errors.New("status has neither a token nor clientCertificateData/clientKeyData")
-	case strings.ContainsAny(cred.token, "\r\n"):
+	case strings.ContainsAny(st.Token, "\r\n"):
 		return nil, errors.New("status.token spans several lines")
 	case hasCert != hasKey:
 		return nil, errors.New("status has only one of clientCertificateData and clientKeyData")

@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 )
 
 // The test binary is also the exec credential plugin the tests configure: when
@@ -108,4 +112,95 @@ func fakePlugin(mode string) int {
 	out, _ := json.Marshal(map[string]any{"apiVersion": req.APIVersion, "kind": "ExecCredential", "status": status})
 	fmt.Println(string(out))
 	return 0
+}
+
+// fakePluginSetup is a kubeconfig whose user runs this test binary as its exec plugin
+// (see TestMain), and the files the plugin leaves behind.
+type fakePluginSetup struct {
+	path string // the kubeconfig
+	runs string // one line per plugin run
+	seen string // what the last run received
+}
+
+type pluginOpts struct {
+	server     string
+	caPEM      []byte
+	apiVersion string // default v1
+	mode       string
+	env        map[string]string
+	extra      string // more exec fields, YAML flow style: `installHint: "..."`
+}
+
+// newFakePlugin writes the kubeconfig into a fresh directory.
+func newFakePlugin(t testing.TB, o pluginOpts) *fakePluginSetup {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := &fakePluginSetup{path: filepath.Join(dir, "config"), runs: filepath.Join(dir, "runs"), seen: filepath.Join(dir, "seen")}
+	if o.apiVersion == "" {
+		o.apiVersion = kubeconfig.ExecAPIv1
+	}
+	env := map[string]string{
+		"KUBEWIRE_FAKE_PLUGIN": o.mode, "FAKE_PLUGIN_RUNS": p.runs, "FAKE_PLUGIN_SEEN": p.seen,
+		// Under -race a Go program sleeps a second at exit, waiting for late race
+		// reports; the plugin has nothing to wait for.
+		"GORACE": "atexit_sleep_ms=0",
+	}
+	for k, v := range o.env {
+		env[k] = v
+	}
+	var envYAML []string
+	for k, v := range env {
+		envYAML = append(envYAML, "{name: "+strconv.Quote(k)+", value: "+strconv.Quote(v)+"}")
+	}
+	ca := ""
+	if o.caPEM != nil {
+		ca = "certificate-authority-data: " + b64(string(o.caPEM)) + ", "
+	}
+	if o.extra == "" {
+		o.extra = "interactiveMode: Never, provideClusterInfo: true"
+	}
+	writeFile(t, dir, "config", `current-context: x
+clusters:
+- name: c
+  cluster: {server: `+strconv.Quote(o.server)+`, `+ca+`extensions: [{name: client.authentication.k8s.io/exec, extension: {audience: test}}]}
+contexts:
+- name: x
+  context: {cluster: c, user: plugin}
+users:
+- name: plugin
+  user:
+    exec: {apiVersion: `+o.apiVersion+`, command: `+strconv.Quote(exe)+`, args: [--flag, value], `+o.extra+`,
+           env: [`+strings.Join(envYAML, ", ")+`]}
+`)
+	return p
+}
+
+// config loads the kubeconfig with the given clock.
+func (p *fakePluginSetup) config(t testing.TB, clock *fakeClock) *kubeconfig.Config {
+	t.Helper()
+	cfg, err := load(t, kubeconfig.Options{Path: p.path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clock != nil {
+		cfg.Now = clock.Now
+	}
+	return cfg
+}
+
+// count is how many times the plugin ran.
+func (p *fakePluginSetup) count(t testing.TB) int {
+	t.Helper()
+	data, err := os.ReadFile(p.runs)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(data), "\n")
 }

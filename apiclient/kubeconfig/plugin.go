@@ -13,18 +13,13 @@ import (
 // Immutable once built. It is shared by pointer, so that a 401 can say which
 // credential the server refused (refresh, forget).
 type credential struct {
-	token  string
+	authz  string           // "Bearer <token>"; "" when the plugin gave a certificate only
 	cert   *tls.Certificate // nil when the plugin gave a token only
 	expiry time.Time        // zero: the plugin gave none; used until a 401
 }
 
 // authorization is the Authorization header value; "" for a certificate-only credential.
-func (c *credential) authorization() string {
-	if c.token == "" {
-		return ""
-	}
-	return "Bearer " + c.token
-}
+func (c *credential) authorization() string { return c.authz }
 
 // execPlugin runs an exec credential plugin when it must, and only then: the
 // credential is cached until its expirationTimestamp (or, without one, until the

@@ -23,7 +23,7 @@ type tokenFile struct {
 	now  func() time.Time
 
 	mu     sync.Mutex
-	token  string
+	authz  string // "Bearer <token>", built once per read rather than per request
 	readAt time.Time
 }
 
@@ -35,21 +35,21 @@ func (f *tokenFile) authorization(context.Context) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.now()
-	if f.token != "" && now.Sub(f.readAt) < tokenFileTTL {
-		return "Bearer " + f.token, nil
+	if f.authz != "" && now.Sub(f.readAt) < tokenFileTTL {
+		return f.authz, nil
 	}
 	token, err := readToken(f.path)
 	switch {
 	case err == nil:
-		f.token = token
-	case f.token == "":
+		f.authz = "Bearer " + token
+	case f.authz == "":
 		return "", err
 	default:
 		// The file may be between two writes of a rotation; the token we have stays
 		// valid for a while after a new one is issued, so keep it and try again later.
 	}
 	f.readAt = now
-	return "Bearer " + f.token, nil
+	return f.authz, nil
 }
 
 // readToken reads a token file; surrounding whitespace (a final newline) is not part of
