@@ -45,8 +45,9 @@ type Config struct {
 	Now func() time.Time `json:"-"`
 }
 
-// TLSConfig is the cluster half of the kubeconfig's TLS settings.
-// Nothing in it is secret: a CA certificate is public.
+// TLSConfig is the cluster half of the kubeconfig's TLS settings. Plain data: the
+// zero value means "verify against the system roots". Nothing in it is secret: a CA
+// certificate is public.
 type TLSConfig struct {
 	CAData     []byte // PEM; empty means the system roots
 	Insecure   bool   // insecure-skip-tls-verify
@@ -57,8 +58,9 @@ type TLSConfig struct {
 // (Token, TokenFile, Username/Password or Exec), optionally a client certificate at
 // the TLS level, plus impersonation.
 //
-// Secret fields carry `json:"-"` so that an accidental json.Marshal of a Config
-// leaves them out, like the fmt and slog methods do.
+// Plain data: the zero value is an anonymous user. Secret fields carry `json:"-"` so
+// that an accidental json.Marshal of a Config leaves them out, like the fmt and slog
+// methods do.
 type AuthConfig struct {
 	Token     string `json:"-"` // bearer token
 	TokenFile string // re-read (at most once a minute) so rotated projected tokens keep working
@@ -76,6 +78,9 @@ type AuthConfig struct {
 
 // ExecConfig is a client.authentication.k8s.io exec credential plugin: a command we run
 // to get a token or a client certificate, printed on its stdout as an ExecCredential.
+// Plain data; the zero value is not a valid plugin (APIVersion, Command and
+// InteractiveMode are required). The running state (the cached credential) lives in
+// the transport, not here.
 type ExecConfig struct {
 	APIVersion string // client.authentication.k8s.io/v1 or /v1beta1
 	// Command is a name looked up in PATH, or a path; a relative path with a slash was
@@ -113,10 +118,3 @@ const (
 	InteractiveIfAvailable = "IfAvailable"
 	InteractiveAlways      = "Always"
 )
-
-func (c *Config) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
-}

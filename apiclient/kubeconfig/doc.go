@@ -21,14 +21,14 @@
 //
 // # Finding the kubeconfig
 //
-//	Options.Path (--kubeconfig) ─▶ that file alone; it must exist
-//	$KUBECONFIG (a:b:c)         ─▶ the files that exist, merged: the first to name a
-//	                               cluster/user/context wins that entry, whole; the first
-//	                               non-empty current-context wins
-//	~/.kube/config              ─▶ if it exists
-//	KUBERNETES_SERVICE_HOST/_PORT ─▶ in-cluster: token, ca.crt, namespace under
-//	                               /var/run/secrets/kubernetes.io/serviceaccount
-//	nothing                     ─▶ ErrNoConfig
+//	Options.Path (--kubeconfig)    ─▶ that file alone; it must exist
+//	$KUBECONFIG (a:b:c)            ─▶ the files that exist, merged: the first to name a
+//	                                  cluster/user/context wins that entry, whole; the
+//	                                  first non-empty current-context wins
+//	~/.kube/config                 ─▶ if it exists
+//	KUBERNETES_SERVICE_HOST/_PORT  ─▶ in-cluster: token, ca.crt, namespace under
+//	                                  /var/run/secrets/kubernetes.io/serviceaccount
+//	nothing                        ─▶ ErrNoConfig
 //
 // Then current-context (or Options.Context) names a context, which names a cluster
 // (server, CA, TLS server name, proxy) and a user (token, token file, basic auth,
@@ -83,18 +83,20 @@
 //
 // transport (transport.go, round_trippers.go, token_source.go, cache.go) builds the
 // http.Transport and stacks one RoundTripper per concern (bearer, basic,
-// impersonation, user agent, debugging). We have one auth RoundTripper doing all three
-// in a dozen lines, and no transport cache: call Transport once and share it. client-go
-// configures HTTP/2 health pings (x/net/http2 ReadIdleTimeout) to notice a dead
-// connection under a long watch; the standard library of Go 1.23 cannot, so we rely on
-// 30 s TCP keep-alives and on apiclient's watch timeouts.
+// impersonation, user agent, debugging). We have one auth RoundTripper for the first
+// three (apiclient sets the user agent) and no transport cache: call Transport once
+// and share it. client-go configures HTTP/2 health pings (x/net/http2
+// ReadIdleTimeout) to notice a dead connection under a long watch; the standard
+// library of Go 1.23 cannot, so we rely on 30 s TCP keep-alives and on apiclient's
+// watch timeouts.
 //
 // plugin/pkg/client/auth/exec (exec.go) runs credential plugins. Same protocol
 // (KUBERNETES_EXEC_INFO, v1 and v1beta1, provideClusterInfo, interactiveMode, cached
-// until expirationTimestamp). Differences: on 401 client-go only drops the credential
-// for the next request; we also run the plugin and retry the request once. client-go
-// passes the plugin's stderr through to ours; we keep it for the error message and
-// pass it through only in interactive mode, where it carries the prompts. When a
-// certificate is renewed client-go closes every connection (connrotation); we close
-// the idle ones, and busy ones keep the old identity until they end.
+// until expirationTimestamp). Differences: on 401 client-go runs the plugin again for
+// the next request and hands the 401 to the caller; we retry the request once with the
+// new credential when its body can be sent again. client-go passes the plugin's
+// stderr through to ours; we keep it for the error message and pass it through only
+// in interactive mode, where it carries the prompts. When a certificate is renewed
+// client-go closes every connection (connrotation); we close the idle ones, and busy
+// ones keep the old identity until they end.
 package kubeconfig

@@ -18,6 +18,7 @@ import (
 // execCredential is the client.authentication.k8s.io ExecCredential, v1 and v1beta1
 // alike (they differ only in what is required). We send it with a spec in the
 // KUBERNETES_EXEC_INFO environment variable; the plugin prints it back with a status.
+// These wire types are plain data, built and read by one goroutine.
 type execCredential struct {
 	APIVersion string      `json:"apiVersion"`
 	Kind       string      `json:"kind"`
@@ -210,7 +211,8 @@ func isTerminal(f *os.File) bool {
 	return err != nil || !os.SameFile(info, null)
 }
 
-// capped keeps up to max bytes and notes whether there were more.
+// capped keeps up to max bytes and notes whether there were more. The zero value
+// keeps nothing; exec.Cmd writes to it from one goroutine, so it needs no lock.
 type capped struct {
 	bytes.Buffer
 	max  int
@@ -228,6 +230,7 @@ func (c *capped) Write(b []byte) (int, error) {
 }
 
 // tail keeps the last max bytes written: a failing program's reason is at the end.
+// Like capped: set max; one writer at a time.
 type tail struct {
 	max int
 	b   []byte

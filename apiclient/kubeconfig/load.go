@@ -10,7 +10,11 @@ import (
 
 // Options says which kubeconfig Load should use and where it may look. The zero value
 // follows kubectl's rules on the real machine; tests set Getenv (and HomeDir,
-// ServiceAccountDir) so that nothing of the machine they run on leaks in.
+// ServiceAccountDir) so that nothing of the machine they run on leaks in. Plain data;
+// Load only reads it.
+//
+// There is no namespace override: -n is the command's business, and it sets
+// Config.Namespace after Load.
 type Options struct {
 	// Path is --kubeconfig: this file and no other; it must exist.
 	Path string

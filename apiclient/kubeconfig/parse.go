@@ -11,7 +11,8 @@ import (
 
 // entry is one named cluster, user or context, as it stood in its file. Its body is
 // decoded only if the chosen context needs it (resolve.go), so a broken entry that
-// nobody uses does not stop you from using the others.
+// nobody uses does not stop you from using the others. A value; never changed once
+// stored in a set.
 type entry struct {
 	source string     // the file it came from: errors name it, relative paths start from its directory
 	body   *yaml.Node // the mapping under "cluster:", "user:" or "context:"; nil if absent

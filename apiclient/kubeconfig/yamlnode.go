@@ -12,7 +12,8 @@ import (
 // two reasons: an error can then name the exact field at fault, and no error ever
 // quotes a value (yaml.v3's type errors do, and the value could be a token).
 
-// field is one key of an entry we understand, and what to do with its value.
+// field is one key of an entry we understand, and what to do with its value. Built in
+// a literal list by each reader; decode writes into that reader's local variables.
 type field struct {
 	key    string
 	decode func(*yaml.Node) error
