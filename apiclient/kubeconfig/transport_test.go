@@ -207,11 +207,14 @@ func TestTransport_refuses_credentials_over_plain_http(t *testing.T) {
 	})
 	t.Run("loopback_http_is_allowed", func(t *testing.T) {
 		rec := newRecorder(t)
-		u, _ := url.Parse(rec.URL)
-		for _, host := range []string{u.Host, "localhost:" + u.Port()} {
-			tr := mustTransport(t, &kubeconfig.Config{Server: "http://" + host, Auth: kubeconfig.AuthConfig{Token: "tok"}})
-			if status, _ := get(t, tr, "http://"+host+"/api"); status != 200 {
-				t.Fatalf("GET http://%s: status %d", host, status)
+		tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Auth: kubeconfig.AuthConfig{Token: "tok"}})
+		if status, _ := get(t, tr, rec.URL+"/api"); status != 200 {
+			t.Fatalf("GET %s: status %d", rec.URL, status)
+		}
+		// Other spellings of this machine are accepted too (checked without dialing).
+		for _, server := range []string{"http://localhost:8001", "http://[::1]:8080", "http://127.0.0.2"} {
+			if _, err := (&kubeconfig.Config{Server: server, Auth: kubeconfig.AuthConfig{Token: "tok"}}).Transport(); err != nil {
+				t.Errorf("Transport for %s: %v", server, err)
 			}
 		}
 	})
