@@ -1,0 +1,252 @@
+package queue
+
+import (
+	"sync"
+	"time"
+)
+
+// Queue holds keys that need reconciling and hands each to one worker at a time.
+//
+// A key is in one of four states, kept in its entry:
+//
+//	idle        no entry
+//	queued      dirty, in the FIFO, waiting for Get
+//	processing  handed out by Get, not yet Done
+//	requeue     processing and dirty: added again meanwhile, back in the FIFO at Done
+//
+// Add moves idle→queued and processing→requeue and does nothing in the other two
+// states; Get moves queued→processing; Done moves processing→idle and
+// requeue→queued. Because Get only ever takes keys from the FIFO, and a key is in the
+// FIFO only while it is queued, no key is ever handed to two workers at once.
+//
+// The zero value is not usable; build a Queue with New. A Queue is safe for concurrent
+// use by any number of producers and workers.
+type Queue[K comparable] struct {
+	clock   Clock
+	limiter Limiter[K]
+	epoch   time.Time // times are kept as offsets from here: 8 bytes, not 24
+
+	mu      sync.Mutex
+	ready   sync.Cond // wakes a Get: the FIFO gained a key, or shutdown began
+	drained sync.Cond // wakes ShutDownWithDrain: nothing queued, nothing processing
+
+	keys         map[K]*entry[K] // every key that is not idle
+	fifo         ring[*entry[K]] // the queued keys, oldest first
+	spare        []*entry[K]     // entries of keys gone idle, for reuse: Add allocates nothing
+	getters      int             // goroutines waiting in Get, so Add signals only when needed
+	processing   int             // keys handed out and not yet Done
+	shuttingDown bool
+	draining     bool // a ShutDownWithDrain is waiting; ShutDown clears it
+
+	delayed delays[K] // AddAfter's keys, until they are due
+	stats   stats     // counters and histograms read by Metrics
+}
+
+// entry is one key that is not idle: which of the states drawn on Queue it is in, and
+// since when, for the metrics. The FIFO holds entries rather than keys so that Get
+// needs no map lookup: half of a key's round trip is hashing it, and this saves a
+// third of that.
+type entry[K comparable] struct {
+	key        K
+	dirty      bool          // queued or requeue: must be (re)processed
+	processing bool          // handed out by Get, not yet Done
+	addedAt    time.Duration // since epoch: when it last became dirty
+	startedAt  time.Duration // since epoch: when Get handed it out
+}
+
+// maxSpare bounds the spare entries kept: enough for the churn of many workers, not
+// so many that a past burst of keys stays in memory.
+const maxSpare = 256
+
+// Config says how to build a Queue. The zero value gives the real clock and the
+// default controller rate limiter.
+type Config[K comparable] struct {
+	// Clock is the time source; nil means RealClock. Tests pass a queuetest.Clock.
+	Clock Clock
+	// Limiter decides AddRateLimited's delays; nil means DefaultLimiter(Clock).
+	Limiter Limiter[K]
+}
+
+// New returns an empty queue. It starts no goroutine.
+func New[K comparable](cfg Config[K]) *Queue[K] {
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Limiter == nil {
+		cfg.Limiter = DefaultLimiter[K](cfg.Clock)
+	}
+	q := &Queue[K]{
+		clock:   cfg.Clock,
+		limiter: cfg.Limiter,
+		epoch:   cfg.Clock.Now(),
+		keys:    make(map[K]*entry[K]),
+	}
+	q.ready.L = &q.mu
+	q.drained.L = &q.mu
+	q.delayed.index = make(map[K]*waiter[K])
+	return q
+}
+
+// Add marks key as needing processing. If key is already waiting it does nothing, so
+// a burst of events for one object costs one reconcile. If key is being processed it
+// is handed out again after Done, never sooner. After shutdown Add does nothing.
+// O(1).
+func (q *Queue[K]) Add(key K) {
+	q.mu.Lock()
+	if !q.shuttingDown {
+		q.addLocked(key)
+	}
+	q.mu.Unlock()
+}
+
+// Get blocks until a key is queued, marks it processing and returns it. The caller
+// must call Done(key) when finished with it, whatever the outcome, or the key is
+// never handed out again. After shutdown, Get keeps handing out what is queued and
+// then returns quit=true: the worker should return. O(1).
+func (q *Queue[K]) Get() (key K, quit bool) {
+	// Read the clock before taking the lock, so that the other workers do not wait
+	// for it; if we then have to wait for a key, read it again.
+	now := q.now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.fifo.len() == 0 && !q.shuttingDown {
+		for q.fifo.len() == 0 && !q.shuttingDown {
+			q.getters++
+			q.ready.Wait()
+			q.getters--
+		}
+		now = q.now()
+	}
+	if q.fifo.len() == 0 {
+		return key, true // shutting down and nothing left
+	}
+	e := q.fifo.pop()
+	// An Add after our clock read and before our lock makes this slightly negative.
+	q.stats.queueTime.observe(max(0, now-e.addedAt))
+	q.stats.dirty--
+	e.dirty, e.processing, e.startedAt = false, true, now
+	q.processing++
+	return e.key, false
+}
+
+// Done marks the end of processing key. If key was added while it was processed, it
+// goes back at the end of the FIFO now; otherwise it becomes idle. Done on a key that
+// Get did not hand out does nothing. O(1).
+func (q *Queue[K]) Done(key K) {
+	now := q.now() // before the lock, as in Get
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e := q.keys[key]
+	if e == nil || !e.processing {
+		return
+	}
+	q.processing--
+	q.stats.workTime.observe(now - e.startedAt)
+	e.processing = false
+	if e.dirty {
+		q.push(e)
+	} else {
+		q.release(e)
+	}
+	if q.draining && q.processing == 0 && q.fifo.len() == 0 {
+		q.drained.Broadcast()
+	}
+}
+
+// Len returns how many keys are queued for Get: not those being processed, nor those
+// waiting in AddAfter. For logs and tests; by the time the caller reads it, it may
+// have changed. O(1).
+func (q *Queue[K]) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.fifo.len()
+}
+
+// ShutDown makes Add, AddAfter and AddRateLimited do nothing from now on, drops the
+// keys AddAfter is holding, and wakes every Get: workers take what is still queued,
+// then Get reports quit. It does not wait. Calling it again, or after
+// ShutDownWithDrain, is allowed; it makes a waiting ShutDownWithDrain return at once.
+func (q *Queue[K]) ShutDown() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.shutDownLocked()
+	q.draining = false
+	q.drained.Broadcast()
+}
+
+// ShutDownWithDrain shuts down as ShutDown does, then waits until the queue is empty
+// and every key handed out has been marked Done: when it returns, every key queued
+// before the call has been processed. It blocks forever if workers stop calling Get
+// or Done; a ShutDown from another goroutine ends the wait.
+func (q *Queue[K]) ShutDownWithDrain() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.shutDownLocked()
+	q.draining = true
+	for q.draining && (q.processing > 0 || q.fifo.len() > 0) {
+		q.drained.Wait()
+	}
+}
+
+// ShuttingDown reports whether ShutDown or ShutDownWithDrain has been called.
+func (q *Queue[K]) ShuttingDown() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.shuttingDown
+}
+
+// addLocked is Add with q.mu held and the queue not shut down.
+func (q *Queue[K]) addLocked(key K) {
+	e := q.keys[key]
+	if e == nil {
+		e = q.acquire(key)
+	} else if e.dirty {
+		return // already waiting: this is the deduplication
+	}
+	q.stats.adds++
+	q.stats.dirty++
+	e.dirty, e.addedAt = true, q.now()
+	if !e.processing {
+		q.push(e) // else Done pushes it, so that no two workers hold it
+	}
+}
+
+// push appends e to the FIFO and wakes one waiting Get, if there is one.
+func (q *Queue[K]) push(e *entry[K]) {
+	q.fifo.push(e)
+	if q.getters > 0 {
+		q.ready.Signal()
+	}
+}
+
+// acquire makes key's entry, reusing a spare one if there is one.
+func (q *Queue[K]) acquire(key K) *entry[K] {
+	var e *entry[K]
+	if n := len(q.spare); n > 0 {
+		e, q.spare = q.spare[n-1], q.spare[:n-1]
+	} else {
+		e = new(entry[K])
+	}
+	e.key = key
+	q.keys[key] = e
+	return e
+}
+
+// release makes e's key idle and keeps e for reuse.
+func (q *Queue[K]) release(e *entry[K]) {
+	delete(q.keys, e.key)
+	if len(q.spare) < maxSpare {
+		*e = entry[K]{} // drop the key, so that what it points to can be collected
+		q.spare = append(q.spare, e)
+	}
+}
+
+// shutDownLocked is the part of shutdown the two variants share.
+func (q *Queue[K]) shutDownLocked() {
+	q.shuttingDown = true
+	q.delayed.stop()
+	q.ready.Broadcast()
+}
+
+// now returns the clock's time as an offset from q.epoch.
+func (q *Queue[K]) now() time.Duration { return q.clock.Since(q.epoch) }
