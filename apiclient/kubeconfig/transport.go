@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -129,6 +130,13 @@ func (c *Config) authenticator(base *http.Transport) (func(context.Context) (str
 	}
 	switch {
 	case a.Exec != nil:
+		// Load checked these; a Config built by hand may not have been.
+		if v := a.Exec.APIVersion; v != ExecAPIv1 && v != ExecAPIv1beta1 {
+			return nil, nil, c.userError("exec", fmt.Errorf("apiVersion: want %s or %s", ExecAPIv1, ExecAPIv1beta1))
+		}
+		if a.Exec.Command == "" {
+			return nil, nil, c.userError("exec", errors.New("command: missing"))
+		}
 		return nil, newExecPlugin(c, now, base.CloseIdleConnections), nil
 	case a.TokenFile != "":
 		return (&tokenFile{path: a.TokenFile, now: now}).authorization, nil, nil

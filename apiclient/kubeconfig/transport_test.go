@@ -253,10 +253,39 @@ func TestTransport_proxy_url_and_disable_compression(t *testing.T) {
 	}
 }
 
-func TestTransport_rejects_a_hand_built_config_with_two_credentials(t *testing.T) {
-	_, err := (&kubeconfig.Config{Server: "https://h", Source: "/k", User: "u",
-		Auth: kubeconfig.AuthConfig{Token: "s3cr3t", Password: "hunter2"}}).Transport()
-	checkError(t, err, "/k", `user "u"`, "", "more than one of token")
+func TestTransport_checks_a_hand_built_config_like_Load_does(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		auth   kubeconfig.AuthConfig
+		tls    kubeconfig.TLSConfig
+		entry  string
+		field  string
+		reason string
+	}{
+		{"two_credentials", kubeconfig.AuthConfig{Token: "s3cr3t", Password: "hunter2"}, kubeconfig.TLSConfig{},
+			`user "u"`, "", "more than one of token"},
+		{"exec_without_command", kubeconfig.AuthConfig{Exec: &kubeconfig.ExecConfig{APIVersion: kubeconfig.ExecAPIv1}}, kubeconfig.TLSConfig{},
+			`user "u"`, "exec", "command: missing"},
+		{"exec_without_api_version", kubeconfig.AuthConfig{Exec: &kubeconfig.ExecConfig{Command: "x"}}, kubeconfig.TLSConfig{},
+			`user "u"`, "exec", "apiVersion: want"},
+		{"exec_and_a_client_certificate", kubeconfig.AuthConfig{CertData: []byte("x"), Exec: &kubeconfig.ExecConfig{APIVersion: kubeconfig.ExecAPIv1, Command: "x"}}, kubeconfig.TLSConfig{},
+			`user "u"`, "exec", "a client certificate is set too"},
+		{"certificate_without_its_key", kubeconfig.AuthConfig{CertData: []byte("x")}, kubeconfig.TLSConfig{},
+			`user "u"`, "client-certificate-data/client-key-data", "tls:"},
+		{"insecure_with_a_ca", kubeconfig.AuthConfig{}, kubeconfig.TLSConfig{Insecure: true, CAData: []byte("x")},
+			`cluster "c"`, "insecure-skip-tls-verify", "keep one"},
+		{"ca_not_pem", kubeconfig.AuthConfig{}, kubeconfig.TLSConfig{CAData: []byte("s3cr3t")},
+			`cluster "c"`, "certificate-authority-data", "no PEM certificate found"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := (&kubeconfig.Config{Server: "https://h", Source: "/k", Cluster: "c", User: "u", Auth: tt.auth, TLS: tt.tls}).Transport()
+			checkError(t, err, "/k", tt.entry, tt.field, tt.reason)
+		})
+	}
+	t.Run("server_not_a_url", func(t *testing.T) {
+		_, err := (&kubeconfig.Config{Server: "h:6443", Source: "/k", Cluster: "c"}).Transport()
+		checkError(t, err, "/k", `cluster "c"`, "server", "want https://host[:port]")
+	})
 }
 
 // closeRecorder is a request body that remembers being closed.
