@@ -27,11 +27,10 @@ type ListMeta struct {
 // List reads one page (all of it when opts.Limit is 0).
 func (r ResourceClient) List(ctx context.Context, opts ListOptions) (*List, error) {
 	list := &List{}
-	meta, err := r.ListEach(ctx, opts, DecodeOptions{KeepManagedFields: true}, func(o *Object) error {
+	err := r.listEach(ctx, opts, DecodeOptions{KeepManagedFields: true}, list, func(o *Object) error {
 		list.Items = append(list.Items, o)
 		return nil
 	})
-	list.ListMeta = meta
 	return list, err
 }
 
@@ -65,46 +64,55 @@ func (r ResourceClient) ListAll(ctx context.Context, opts ListOptions) (*List, e
 // so a page of 10,000 pods is never held as one buffer or one slice: memory stays
 // at one object plus what fn keeps. It returns the page's ListMeta.
 func (r ResourceClient) ListEach(ctx context.Context, opts ListOptions, dopts DecodeOptions, fn func(*Object) error) (ListMeta, error) {
+	var header List
+	err := r.listEach(ctx, opts, dopts, &header, fn)
+	return header.ListMeta, err
+}
+
+// listEach fills header's TypeMeta and ListMeta and hands each item to fn.
+func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
 	req := request{verb: "GET", path: r.path("", nil), query: opts.values()}
 	resp, err := r.c.do(ctx, req)
 	if err != nil {
-		return ListMeta{}, err
+		return err
 	}
 	defer resp.Body.Close()
-	meta, err := decodeList(resp.Body, dopts, fn)
-	if err != nil {
-		return meta, fmt.Errorf("list %s: %w", r.res, err)
+	if err := decodeList(resp.Body, dopts, header, fn); err != nil {
+		return fmt.Errorf("list %s: %w", r.res, err)
 	}
-	return meta, nil
+	return nil
 }
 
 // decodeList reads a list body, {"kind":…,"metadata":{…},"items":[…]}, one item at a
 // time with encoding/json's streaming Decoder (which also validates as it goes).
-func decodeList(body io.Reader, opts DecodeOptions, fn func(*Object) error) (ListMeta, error) {
+func decodeList(body io.Reader, opts DecodeOptions, header *List, fn func(*Object) error) error {
 	dec := json.NewDecoder(body)
-	var meta ListMeta
 	if err := expectDelim(dec, '{'); err != nil {
-		return meta, err
+		return err
 	}
 	var item json.RawMessage // reused: the decoder copies each item into its capacity
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return meta, fmt.Errorf("decode list: %w", err)
+			return fmt.Errorf("decode list: %w", err)
 		}
 		switch tok {
+		case "kind":
+			err = dec.Decode(&header.Kind)
+		case "apiVersion":
+			err = dec.Decode(&header.APIVersion)
 		case "metadata":
-			err = dec.Decode(&meta)
+			err = dec.Decode(&header.ListMeta)
 		case "items":
 			err = decodeItems(dec, &item, opts, fn)
 		default:
 			err = dec.Decode(new(json.RawMessage))
 		}
 		if err != nil {
-			return meta, fmt.Errorf("decode list: %s: %w", tok, err)
+			return fmt.Errorf("decode list: %s: %w", tok, err)
 		}
 	}
-	return meta, expectDelim(dec, '}')
+	return expectDelim(dec, '}')
 }
 
 func decodeItems(dec *json.Decoder, item *json.RawMessage, opts DecodeOptions, fn func(*Object) error) error {

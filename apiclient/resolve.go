@@ -41,8 +41,11 @@ func (d *discoveryCache) resolve(name string) (Resource, bool) {
 	type reading struct{ res, version, group string }
 	readings := []reading{{res: name}}
 	if res, rest, ok := strings.Cut(name, "."); ok {
+		if res == "" || rest == "" {
+			return Resource{}, false
+		}
 		readings = append(readings, reading{res: res, group: rest})
-		if version, group, ok := strings.Cut(rest, "."); ok {
+		if version, group, ok := strings.Cut(rest, "."); ok && version != "" && group != "" {
 			readings = append(readings, reading{res: res, version: version, group: group})
 		}
 	}

@@ -57,6 +57,7 @@ type WatchOptions struct {
 // Next until it returns an error, then Close (Close alone may be called from
 // another goroutine to stop it).
 type Watcher struct {
+	ctx    context.Context
 	body   io.ReadCloser
 	dec    *json.Decoder
 	in     *watchReader
@@ -74,21 +75,30 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 	q := opts.values()
 	q.Set("watch", "true")
 	req := request{verb: "GET", path: r.path("", nil), query: q, watch: true}
-	resp, err := r.c.do(ctx, req)
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	in := &watchReader{r: resp.Body, limit: maxEvent}
+	in := &watchReader{limit: maxEvent}
 	if opts.IdleTimeout > 0 {
+		// The timer runs from before the request, so a server that accepts the
+		// connection but never answers is caught too.
 		in.idle = opts.IdleTimeout
 		in.timer = time.AfterFunc(opts.IdleTimeout, func() {
 			in.idled.Store(true)
 			cancel()
 		})
 	}
+	resp, err := r.c.do(ctx, req)
+	if err != nil {
+		cancel()
+		if in.timer != nil {
+			in.timer.Stop()
+		}
+		if in.idled.Load() {
+			err = fmt.Errorf("watch %s: %w", r.res, ErrWatchIdle)
+		}
+		return nil, err
+	}
+	in.r = resp.Body
 	dec := json.NewDecoder(in)
-	return &Watcher{body: resp.Body, dec: dec, in: in, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
+	return &Watcher{ctx: ctx, body: resp.Body, dec: dec, in: in, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
 }
 
 // Next blocks until the next event. It returns io.EOF when the server ended the
@@ -150,11 +160,16 @@ func (w *Watcher) decodeEvent(data []byte) (Event, error) {
 
 // streamError names why reading stopped.
 func (w *Watcher) streamError(err error) error {
+	// Which of these comes first matters: closing the body (after the idle timer
+	// fired, or on Close) can surface as a plain EOF, which must not pass for the
+	// server's normal end of stream.
 	switch {
-	case err == io.EOF:
-		return io.EOF
 	case w.in.idled.Load():
 		return fmt.Errorf("%s: %w", w.where, ErrWatchIdle)
+	case w.ctx.Err() != nil:
+		return fmt.Errorf("%s: closed: %w", w.where, w.ctx.Err())
+	case err == io.EOF:
+		return io.EOF
 	case errors.Is(err, errEventTooLarge):
 		return fmt.Errorf("%s: %w", w.where, err)
 	case errors.Is(err, io.ErrUnexpectedEOF):

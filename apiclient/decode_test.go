@@ -1,0 +1,171 @@
+package apiclient_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+func TestDecodeObject_types_metadata_and_keeps_the_body(t *testing.T) {
+	obj, err := apiclient.DecodeObject([]byte(podJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := obj.String(), "Pod default/web-1 rv=101"; got != want {
+		t.Fatalf("String() = %q, want %q", got, want)
+	}
+	if got, want := obj.Metadata.Generation, int64(9007199254740993); got != want {
+		t.Fatalf("generation = %d, want %d (exact beyond 2^53)", got, want)
+	}
+	if got, want := obj.Metadata.Labels["app"], "web"; got != want {
+		t.Fatalf("label app = %q, want %q", got, want)
+	}
+	if got, _ := obj.FieldString("spec", "containers", "0", "image"); got != "nginx:1.27" {
+		t.Fatalf("spec.containers[0].image = %q", got)
+	}
+}
+
+func TestDecodeObject_drops_managedFields_from_metadata_and_raw(t *testing.T) {
+	obj, err := apiclient.DecodeObject([]byte(podJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if obj.Metadata.ManagedFields != nil {
+		t.Fatalf("ManagedFields = %v, want dropped", obj.Metadata.ManagedFields)
+	}
+	raw := string(obj.Raw())
+	if strings.Contains(raw, "managedFields") || !json.Valid(obj.Raw()) {
+		t.Fatalf("raw still has managedFields or is invalid: %s", raw)
+	}
+	want := strings.Replace(podJSON, `,"managedFields":[{"manager":"kubectl","operation":"Update","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{}}}]`, "", 1)
+	if raw != want {
+		t.Fatalf("raw = %s\nwant  %s", raw, want)
+	}
+}
+
+func TestDecodeObject_cuts_managedFields_wherever_it_stands(t *testing.T) {
+	for _, meta := range []string{
+		`{"managedFields":[],"name":"a"}`,
+		`{"name":"a","managedFields":[]}`,
+		`{"name":"a", "managedFields" : [] , "uid":"u"}`,
+		`{"managedFields":[]}`,
+	} {
+		obj, err := apiclient.DecodeObject([]byte(`{"metadata":` + meta + `}`))
+		if err != nil {
+			t.Fatalf("%s: %v", meta, err)
+		}
+		if strings.Contains(string(obj.Raw()), "managedFields") || !json.Valid(obj.Raw()) {
+			t.Fatalf("%s: raw = %s", meta, obj.Raw())
+		}
+	}
+}
+
+func TestDecodeOptions_KeepManagedFields(t *testing.T) {
+	obj, err := apiclient.DecodeOptions{KeepManagedFields: true}.Decode([]byte(podJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(obj.Metadata.ManagedFields); got != 1 || obj.Metadata.ManagedFields[0].Manager != "kubectl" {
+		t.Fatalf("ManagedFields = %+v", obj.Metadata.ManagedFields)
+	}
+	if string(obj.Raw()) != podJSON {
+		t.Fatalf("raw changed: %s", obj.Raw())
+	}
+}
+
+func TestDecodeObject_matches_metadata_keys_case_sensitively(t *testing.T) {
+	obj, err := apiclient.DecodeObject([]byte(`{"metadata":{"Name":"wrong","name":"right","Labels":{"x":"y"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if obj.Metadata.Name != "right" || obj.Metadata.Labels != nil {
+		t.Fatalf("metadata = %+v: keys that differ only in case must be ignored", obj.Metadata)
+	}
+	obj, err = apiclient.DecodeObject([]byte(`{"metadata":{"NAME":"wrong"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if obj.Metadata.Name != "" {
+		t.Fatalf("name = %q from key NAME", obj.Metadata.Name)
+	}
+}
+
+func TestDecodeObject_rejects_bad_input_with_the_offset(t *testing.T) {
+	for _, in := range []string{``, `{`, `{"metadata":{"name":"a"}`, `[1,2]`, `{"metadata":"x"}`, `{"kind":7}`, `<html>oops</html>`} {
+		_, err := apiclient.DecodeObject([]byte(in))
+		if err == nil {
+			t.Fatalf("DecodeObject(%q) = nil error", in)
+		}
+		if strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "decode object: ") {
+			t.Fatalf("DecodeObject(%q) error %q: want one line starting 'decode object: '", in, err)
+		}
+	}
+}
+
+func TestObject_Copy_then_MarshalJSON_sends_the_changed_metadata(t *testing.T) {
+	obj, err := apiclient.DecodeObject([]byte(podJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := obj.Copy()
+	c.Metadata.Labels["app"] = "changed"
+	if obj.Metadata.Labels["app"] != "web" {
+		t.Fatal("Copy shares the labels map with the original")
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := apiclient.DecodeObject(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Metadata.Labels["app"] != "changed" || back.Metadata.Name != "web-1" || back.Kind != "Pod" {
+		t.Fatalf("round trip lost data: %s", b)
+	}
+	if phase, _ := back.FieldString("status", "phase"); phase != "Running" {
+		t.Fatalf("status.phase = %q after round trip", phase)
+	}
+}
+
+func TestObject_Field(t *testing.T) {
+	obj, err := apiclient.DecodeObject([]byte(podJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path []string
+		want string // JSON of the value, "" when absent
+	}{
+		{[]string{"spec", "nodeName"}, `"node-1"`},
+		{[]string{"metadata", "generation"}, `9007199254740993`},
+		{[]string{"spec", "containers", "0", "name"}, `"nginx"`},
+		{[]string{"spec", "containers", "1"}, ``},
+		{[]string{"spec", "containers", "x"}, ``},
+		{[]string{"spec", "missing"}, ``},
+		{[]string{"status"}, `{"phase":"Running"}`},
+	}
+	for _, tt := range tests {
+		v, ok := obj.Field(tt.path...)
+		got := ""
+		if ok {
+			b, _ := json.Marshal(v)
+			got = string(b)
+		}
+		if got != tt.want {
+			t.Errorf("Field(%q) = %s, want %s", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestZeroObject_is_empty(t *testing.T) {
+	var o apiclient.Object
+	if string(o.Raw()) != "{}" || o.Key() != "" {
+		t.Fatalf("zero Object: raw %s key %q", o.Raw(), o.Key())
+	}
+	if _, err := json.Marshal(&o); err != nil {
+		t.Fatal(err)
+	}
+}

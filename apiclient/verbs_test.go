@@ -1,0 +1,217 @@
+package apiclient_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// seen is one request as the server saw it.
+type seen struct {
+	method, path, query, contentType, body string
+}
+
+// recordingServer answers every request with reply and records what it saw.
+func recordingServer(t *testing.T, code int, reply string) (*apiclient.Client, *[]seen) {
+	t.Helper()
+	var got []seen
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = append(got, seen{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), string(b)})
+		writeJSON(w, code, reply)
+	})
+	return c, &got
+}
+
+func TestVerbs_send_the_right_method_path_query_and_body(t *testing.T) {
+	ctx := context.Background()
+	deploy := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"prod","resourceVersion":"5"}}`
+	tests := []struct {
+		name string
+		call func(c *apiclient.Client) error
+		want seen
+	}{
+		{"get", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Pods).Namespace("default").Get(ctx, "web-1")
+			return err
+		}, seen{"GET", "/api/v1/namespaces/default/pods/web-1", "", "", ""}},
+		{"get subresource of a cluster-scoped object", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Namespaces).Namespace("ignored").Get(ctx, "kube-system", "status")
+			return err
+		}, seen{"GET", "/api/v1/namespaces/kube-system/status", "", "", ""}},
+		{"create takes the namespace from the object", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Create(ctx, []byte(deploy), apiclient.WriteOptions{FieldManager: "kubewire", DryRun: true})
+			return err
+		}, seen{"POST", "/apis/apps/v1/namespaces/prod/deployments", "dryRun=All&fieldManager=kubewire", "application/json", deploy}},
+		{"update", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Update(ctx, []byte(deploy), apiclient.WriteOptions{})
+			return err
+		}, seen{"PUT", "/apis/apps/v1/namespaces/prod/deployments/web", "", "application/json", deploy}},
+		{"update status", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Update(ctx, []byte(deploy), apiclient.WriteOptions{}, "status")
+			return err
+		}, seen{"PUT", "/apis/apps/v1/namespaces/prod/deployments/web/status", "", "application/json", deploy}},
+		{"json patch", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Patch(ctx, "web", apiclient.JSONPatch, []byte(`[{"op":"replace","path":"/spec/replicas","value":1}]`), apiclient.WriteOptions{})
+			return err
+		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web", "", "application/json-patch+json", `[{"op":"replace","path":"/spec/replicas","value":1}]`}},
+		{"merge patch of scale", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Patch(ctx, "web", apiclient.MergePatch, []byte(`{"spec":{"replicas":2}}`), apiclient.WriteOptions{}, "scale")
+			return err
+		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web/scale", "", "application/merge-patch+json", `{"spec":{"replicas":2}}`}},
+		{"strategic merge patch", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Patch(ctx, "web", apiclient.StrategicMergePatch, []byte(`{}`), apiclient.WriteOptions{FieldManager: "kubewire"})
+			return err
+		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web", "fieldManager=kubewire", "application/strategic-merge-patch+json", `{}`}},
+		{"server-side apply", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Patch(ctx, "web", apiclient.ApplyPatch, []byte(deploy), apiclient.WriteOptions{FieldManager: "kubewire", Force: true})
+			return err
+		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web", "fieldManager=kubewire&force=true", "application/apply-patch+yaml", deploy}},
+		{"delete foreground with preconditions", func(c *apiclient.Client) error {
+			return c.Resource(apiclient.Deployments).Namespace("prod").Delete(ctx, "web", apiclient.DeleteOptions{
+				Propagation: apiclient.Foreground, Preconditions: &apiclient.Preconditions{UID: "u-1"}})
+		}, seen{"DELETE", "/apis/apps/v1/namespaces/prod/deployments/web", "", "application/json",
+			`{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Foreground","preconditions":{"uid":"u-1"}}`}},
+		{"delete collection", func(c *apiclient.Client) error {
+			return c.Resource(apiclient.Pods).Namespace("default").DeleteCollection(ctx, apiclient.DeleteOptions{Propagation: apiclient.Background, DryRun: true}, apiclient.ListOptions{LabelSelector: "app=web"})
+		}, seen{"DELETE", "/api/v1/namespaces/default/pods", "labelSelector=app%3Dweb", "application/json",
+			`{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background","dryRun":["All"]}`}},
+		{"list with every option", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Pods).List(ctx, apiclient.ListOptions{LabelSelector: "a=b", FieldSelector: "spec.nodeName=n", Limit: 500, Continue: "tok", ResourceVersion: "0", ResourceVersionMatch: "NotOlderThan", TimeoutSeconds: 30})
+			return err
+		}, seen{"GET", "/api/v1/pods", "continue=tok&fieldSelector=spec.nodeName%3Dn&labelSelector=a%3Db&limit=500&resourceVersion=0&resourceVersionMatch=NotOlderThan&timeoutSeconds=30", "", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reply := deploy
+			if strings.HasPrefix(tt.name, "list") {
+				reply = `{"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[]}`
+			}
+			c, got := recordingServer(t, 200, reply)
+			if err := tt.call(c); err != nil {
+				t.Fatal(err)
+			}
+			if len(*got) != 1 || (*got)[0] != tt.want {
+				t.Fatalf("server saw %+v\nwant          %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func TestApply_without_a_field_manager_is_refused_before_sending(t *testing.T) {
+	c, got := recordingServer(t, 200, `{}`)
+	_, err := c.Resource(apiclient.Deployments).Namespace("prod").Patch(context.Background(), "web", apiclient.ApplyPatch, []byte(`{}`), apiclient.WriteOptions{})
+	if err == nil || len(*got) != 0 {
+		t.Fatalf("err %v, %d requests sent", err, len(*got))
+	}
+}
+
+func TestUpdate_needs_a_name(t *testing.T) {
+	c, got := recordingServer(t, 200, `{}`)
+	_, err := c.Resource(apiclient.Pods).Namespace("default").Update(context.Background(), map[string]any{"metadata": map[string]any{}}, apiclient.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "metadata.name") || len(*got) != 0 {
+		t.Fatalf("err %v, %d requests sent", err, len(*got))
+	}
+}
+
+func TestListAll_follows_continue_tokens(t *testing.T) {
+	var queries []string
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		switch r.URL.Query().Get("continue") {
+		case "":
+			writeJSON(w, 200, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"50","continue":"p2"},"items":[{"metadata":{"name":"a","namespace":"default"}}]}`)
+		case "p2":
+			writeJSON(w, 200, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"50"},"items":[{"metadata":{"name":"b","namespace":"default"}}]}`)
+		}
+	})
+	list, err := c.Resource(apiclient.Pods).Namespace("default").ListAll(context.Background(), apiclient.ListOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(list.Items); got != "default/a default/b" || list.ResourceVersion != "50" || list.Kind != "PodList" {
+		t.Fatalf("items %q rv %q kind %q", got, list.ResourceVersion, list.Kind)
+	}
+	if want := []string{"limit=1", "continue=p2&limit=1"}; strings.Join(queries, " ") != strings.Join(want, " ") {
+		t.Fatalf("queries %q, want %q", queries, want)
+	}
+}
+
+func TestListAll_starts_over_unpaged_when_a_continue_token_expires(t *testing.T) {
+	var queries []string
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		switch {
+		case r.URL.Query().Get("continue") == "p2":
+			writeJSON(w, 410, statusBody(410, "Expired", "The provided continue parameter is too old"))
+		case r.URL.Query().Get("limit") == "":
+			writeJSON(w, 200, `{"metadata":{"resourceVersion":"90"},"items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}},{"metadata":{"name":"c"}}]}`)
+		default:
+			writeJSON(w, 200, `{"metadata":{"resourceVersion":"50","continue":"p2"},"items":[{"metadata":{"name":"a"}}]}`)
+		}
+	})
+	list, err := c.Resource(apiclient.Namespaces).ListAll(context.Background(), apiclient.ListOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(list.Items); got != "a b c" || list.ResourceVersion != "90" {
+		t.Fatalf("items %q rv %q: want the unpaged list, not page 1 plus it", got, list.ResourceVersion)
+	}
+	if want := "limit=1 continue=p2&limit=1 "; strings.Join(queries, " ") != want {
+		t.Fatalf("queries %q, want %q", strings.Join(queries, " "), want)
+	}
+}
+
+func TestList_of_a_cut_or_malformed_body_fails_with_where(t *testing.T) {
+	for _, body := range []string{
+		`{"metadata":{"resourceVersion":"1"},"items":[{"metadata":{"name":"a"}},{"metad`,
+		`{"metadata":{"resourceVersion":"1"},"items":[{"metadata":{"name":"a"}},7]}`,
+		`<html>not json</html>`,
+		``,
+	} {
+		c, _ := recordingServer(t, 200, body)
+		_, err := c.Resource(apiclient.Pods).List(context.Background(), apiclient.ListOptions{})
+		if err == nil || !strings.HasPrefix(err.Error(), "list pods: decode list") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("body %q: err = %v", body, err)
+		}
+	}
+}
+
+func TestTyped_decodes_into_the_users_struct(t *testing.T) {
+	type deployment struct {
+		apiclient.TypeMeta
+		Metadata apiclient.ObjectMeta `json:"metadata"`
+		Spec     struct {
+			Replicas *int32 `json:"replicas"`
+		} `json:"spec"`
+	}
+	c, got := recordingServer(t, 200, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"prod"},"spec":{"replicas":3,"Replicas":7}}`)
+	deployments := apiclient.NewTyped[deployment](c.Resource(apiclient.Deployments).Namespace("prod"))
+	d, err := deployments.Get(context.Background(), "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Kind != "Deployment" || d.Metadata.Name != "web" || *d.Spec.Replicas != 3 {
+		t.Fatalf("got %+v replicas %d", d, *d.Spec.Replicas)
+	}
+	one := int32(1)
+	d.Spec.Replicas = &one
+	if _, err := deployments.Update(context.Background(), d, apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if last := (*got)[len(*got)-1]; last.method != "PUT" || !strings.Contains(last.body, `"replicas":1`) || last.path != "/apis/apps/v1/namespaces/prod/deployments/web" {
+		t.Fatalf("update sent %+v", last)
+	}
+}
+
+func keys(objs []*apiclient.Object) string {
+	var out []string
+	for _, o := range objs {
+		out = append(out, o.Key())
+	}
+	return strings.Join(out, " ")
+}
