@@ -1,9 +1,3 @@
-// Package queuetest has what tests of code that uses package queue need: a Clock that
-// moves only when the test says so.
-//
-// A test builds the queue with queue.Config{Clock: c}, calls AddAfter or
-// AddRateLimited, then c.Step(d): when Step returns, every key due by then is in the
-// queue. Nothing sleeps and nothing waits for a goroutine.
 package queuetest
 
 import (

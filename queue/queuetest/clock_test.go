@@ -1,0 +1,112 @@
+package queuetest_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/queue/queuetest"
+)
+
+var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func TestClock_Step_moves_time_and_fires_due_timers_in_order(t *testing.T) {
+	c := queuetest.NewClock(t0)
+	var fired []string
+	at := func(name string) func() {
+		return func() { fired = append(fired, name+"@"+c.Since(t0).String()) }
+	}
+	c.AfterFunc(30*time.Millisecond, at("c"))
+	c.AfterFunc(10*time.Millisecond, at("a"))
+	c.AfterFunc(20*time.Millisecond, at("b"))
+	c.AfterFunc(time.Second, at("late"))
+
+	c.Step(25 * time.Millisecond)
+	if want := []string{"a@10ms", "b@20ms"}; !slices.Equal(fired, want) {
+		t.Fatalf("fired %q, want %q (each seeing Now at its due time)", fired, want)
+	}
+	if got, want := c.Now(), t0.Add(25*time.Millisecond); !got.Equal(want) {
+		t.Fatalf("Now = %v, want %v", got, want)
+	}
+	if got, want := c.Timers(), 2; got != want {
+		t.Fatalf("Timers = %d, want %d", got, want)
+	}
+}
+
+func TestClock_a_timer_armed_by_a_timer_fires_in_the_same_Step_if_due(t *testing.T) {
+	c := queuetest.NewClock(t0)
+	var fired []time.Duration
+	var tick func()
+	tick = func() {
+		fired = append(fired, c.Since(t0))
+		if len(fired) < 5 {
+			c.AfterFunc(10*time.Millisecond, tick)
+		}
+	}
+	c.AfterFunc(10*time.Millisecond, tick)
+	c.Step(35 * time.Millisecond)
+	if want := []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 30 * time.Millisecond}; !slices.Equal(fired, want) {
+		t.Fatalf("fired at %v, want %v", fired, want)
+	}
+}
+
+func TestClock_Stop_and_Reset(t *testing.T) {
+	c := queuetest.NewClock(t0)
+	n := 0
+	timer := c.AfterFunc(time.Second, func() { n++ })
+	if !timer.Stop() {
+		t.Fatalf("Stop of a pending timer = false, want true")
+	}
+	if timer.Stop() {
+		t.Fatalf("second Stop = true, want false")
+	}
+	c.Step(time.Hour)
+	if n != 0 {
+		t.Fatalf("a stopped timer fired")
+	}
+	if timer.Reset(time.Second) {
+		t.Fatalf("Reset of a stopped timer = true, want false")
+	}
+	if !timer.Reset(2 * time.Second) {
+		t.Fatalf("Reset of a pending timer = false, want true")
+	}
+	c.Step(time.Second)
+	if n != 0 {
+		t.Fatalf("fired at the time before Reset moved it")
+	}
+	c.Step(time.Second)
+	if n != 1 {
+		t.Fatalf("fired %d times after Reset, want 1", n)
+	}
+}
+
+func TestClock_AfterFunc_never_calls_f_itself(t *testing.T) {
+	c := queuetest.NewClock(t0)
+	fired := false
+	c.AfterFunc(0, func() { fired = true })
+	if fired {
+		t.Fatalf("AfterFunc(0) called f before returning")
+	}
+	c.Step(0)
+	if !fired {
+		t.Fatalf("a timer due now did not fire at Step(0)")
+	}
+}
+
+func TestClock_Set_never_moves_back(t *testing.T) {
+	c := queuetest.NewClock(t0)
+	c.Set(t0.Add(-time.Hour))
+	if got := c.Now(); !got.Equal(t0) {
+		t.Fatalf("Now after Set to an earlier time = %v, want %v", got, t0)
+	}
+}
+
+func TestClock_zero_value_is_usable(t *testing.T) {
+	var c queuetest.Clock
+	fired := false
+	c.AfterFunc(time.Second, func() { fired = true })
+	c.Step(time.Second)
+	if !fired || c.Since(time.Time{}) != time.Second {
+		t.Fatalf("zero Clock: fired %v, Since(zero) %v; want true, 1s", fired, c.Since(time.Time{}))
+	}
+}
