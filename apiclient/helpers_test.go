@@ -12,7 +12,7 @@ import (
 
 // newServer starts a TLS test server with handler and returns a Client for it, with
 // rate limiting off and a fake clock, so tests never wait for real.
-func newServer(t *testing.T, handler http.HandlerFunc) (*apiclient.Client, *apitest.Clock) {
+func newServer(t testing.TB, handler http.HandlerFunc) (*apiclient.Client, *apitest.Clock) {
 	t.Helper()
 	ts := httptest.NewTLSServer(handler)
 	t.Cleanup(ts.Close)

@@ -37,8 +37,8 @@ func Unmarshal(data []byte, v any) error {
 	if err := dec.Decode(&tree); err != nil {
 		return fmt.Errorf("unmarshal: %w", err)
 	}
-	if dec.More() {
-		return fmt.Errorf("unmarshal: data after the top-level value")
+	if skipSpace(data, int(dec.InputOffset())) != len(data) {
+		return fmt.Errorf("unmarshal: data after the top-level value at byte %d", dec.InputOffset())
 	}
 	tree = prune(tree, rv.Type().Elem(), 0)
 	pruned, err := json.Marshal(tree)
