@@ -29,13 +29,21 @@ type Client struct {
 	clock      Clock
 	namespace  string
 
-	// OnRequest, when set before the first call, is told of every response: the
-	// verb, the HTTP code (0 for a transport error) and how long it took. The
-	// controller's /metrics counts requests with it.
-	OnRequest func(verb string, code int, took time.Duration)
+	// OnRequest, when set before the first call, is told of every request once it
+	// has an answer. The controller's /metrics counts requests with it, and the
+	// command logs them at -v 6.
+	OnRequest func(RequestInfo)
 
 	discoveryMu sync.Mutex
 	discovery   *discoveryCache
+}
+
+// RequestInfo describes one finished HTTP request.
+type RequestInfo struct {
+	Verb string // GET, POST, …
+	URL  string // with the query; no credentials
+	Code int    // the HTTP status code; 0 when the request failed in transport
+	Took time.Duration
 }
 
 // Options tune a Client. The zero value gives client-go's defaults.

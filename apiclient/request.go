@@ -101,7 +101,7 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 		if resp != nil {
 			code = resp.StatusCode
 		}
-		c.OnRequest(r.verb, code, c.clock.Now().Sub(start))
+		c.OnRequest(RequestInfo{Verb: r.verb, URL: req.URL.Redacted(), Code: code, Took: c.clock.Now().Sub(start)})
 	}
 	return resp, err
 }
