@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// runAPIResources is `kubewire api-resources`: what discovery found, each group's
+// preferred version, sorted as kubectl sorts it (by group, core first, then name).
+func runAPIResources(ctx context.Context, s *session) error {
+	c, _, err := s.connect()
+	if err != nil {
+		return err
+	}
+	resources, err := c.PreferredResources(ctx)
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(resources, func(i, j int) bool {
+		a, b := resources[i], resources[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		return a.Name < b.Name
+	})
+	tw := newTabWriter(s.env.Stdout)
+	fmt.Fprintln(tw, "NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND")
+	for _, r := range resources {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", r.Name, strings.Join(r.ShortNames, ","), r.GroupVersion(), r.Namespaced, r.Kind)
+	}
+	return tw.Flush()
+}

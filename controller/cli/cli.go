@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+)
+
+// Env is what the command reads and writes besides its arguments, so tests can
+// run it in-process: the streams, and the environment (KUBECONFIG, HOME).
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Getenv looks up environment variables; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// command is one subcommand: its name, a line of help, and what it does.
+type command struct {
+	name, args, help string
+	run              func(ctx context.Context, s *session) error
+}
+
+// commands in the order the help lists them.
+var commands = []command{
+	{"get", "RESOURCE [NAME]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", runGet},
+	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", runAPIResources},
+}
+
+// flags every command understands, kubectl's names; commands that take only some
+// say so in flagSpec.commands.
+var flags = []flagSpec{
+	{long: "kubeconfig", kind: stringFlag, usage: "path to the kubeconfig file (else $KUBECONFIG, ~/.kube/config, in-cluster)"},
+	{long: "context", kind: stringFlag, usage: "the kubeconfig context to use"},
+	{long: "namespace", short: "n", kind: stringFlag, usage: "the namespace (default: the context's, else \"default\")"},
+	{long: "all-namespaces", short: "A", kind: boolFlag, usage: "every namespace"},
+	{long: "selector", short: "l", kind: stringFlag, usage: "label selector, e.g. app=nginx,tier!=db"},
+	{long: "field-selector", kind: stringFlag, usage: "field selector, e.g. status.phase=Running"},
+	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml", commands: "get"},
+	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
+	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
+	{long: "help", short: "h", kind: boolFlag, usage: "show this help"},
+}
+
+// session is one run of the command: the parsed line and the streams.
+type session struct {
+	*parsed
+	env Env
+	log *slog.Logger
+}
+
+// Main runs the kubewire command line and returns the process's exit code:
+// 0 success, 1 a runtime error (one line on stderr saying what and where),
+// 2 a usage error (one line and a hint).
+func Main(ctx context.Context, argv []string, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	p, err := parseArgs(flags, argv)
+	if err != nil {
+		return fail(env, err)
+	}
+	if p.boolean("help") || len(p.args) == 0 {
+		printHelp(env.Stdout)
+		return 0
+	}
+	name := p.args[0]
+	cmd, ok := lookup(name)
+	if !ok {
+		return fail(env, usagef("unknown command %q", name))
+	}
+	if err := p.checkCommand(flags, name); err != nil {
+		return fail(env, err)
+	}
+	p.args = p.args[1:]
+	level := slog.LevelInfo
+	if p.integer("v", 0) > 0 {
+		level = slog.LevelDebug
+	}
+	s := &session{parsed: p, env: env, log: slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))}
+	if err := cmd.run(ctx, s); err != nil {
+		return fail(env, err)
+	}
+	return 0
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// fail prints err as one line and picks the exit code.
+func fail(env Env, err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "error: %s\nSee 'kubewire --help' for usage.\n", ue.msg)
+		return 2
+	}
+	fmt.Fprintf(env.Stderr, "error: %s\n", oneLine(err.Error()))
+	return 1
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "kubewire: Kubernetes controllers from scratch, on raw HTTP.")
+	fmt.Fprintln(w, "\nUsage: kubewire COMMAND [RESOURCE] [NAME] [flags]   (flags may stand anywhere)")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-28s %s\n", c.name+" "+c.args, c.help)
+	}
+	fmt.Fprintln(w, "\nFlags:")
+	for _, f := range flags {
+		names := "--" + f.long
+		if f.short != "" && f.short != f.long {
+			names = "-" + f.short + ", " + names
+		}
+		fmt.Fprintf(w, "  %-28s %s\n", names, f.usage)
+	}
+}
+
+// oneLine folds a message onto one line.
+func oneLine(s string) string {
+	out := []rune{}
+	for _, r := range s {
+		if r == '\n' || r == '\r' {
+			r = ' '
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

@@ -1,0 +1,107 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/controller/cli"
+)
+
+// run runs the command in-process with a fake environment and returns its exit
+// code, stdout and stderr.
+func run(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return env[k] }})
+	return code, stdout.String(), stderr.String()
+}
+
+// discoveryKubeconfig starts a TLS server that serves the discovery documents
+// recorded from kube-apiserver 1.32 and writes a kubeconfig for it.
+func discoveryKubeconfig(t *testing.T) string {
+	t.Helper()
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
+		body, err := os.ReadFile(filepath.Join("..", "..", "apiclient", "testdata", "discovery", "legacy", name))
+		if err != nil {
+			w.WriteHeader(404)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(ts.Close)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user:\n    token: s3cret-token\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestUsage_errors_exit_2_with_one_line_and_a_hint(t *testing.T) {
+	for _, args := range [][]string{
+		{"get", "pods", "--bogus"},
+		{"frobnicate"},
+		{"get", "pods", "-o", "xml"},
+		{"api-resources", "-o", "json"},
+	} {
+		code, stdout, stderr := run(t, nil, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || stdout != "" || len(lines) != 2 || !strings.HasPrefix(lines[0], "error: ") || lines[1] != "See 'kubewire --help' for usage." {
+			t.Errorf("%q: exit %d stdout %q stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+func TestHelp_lists_the_commands(t *testing.T) {
+	code, stdout, _ := run(t, nil, "--help")
+	if code != 0 || !strings.Contains(stdout, "api-resources") || !strings.Contains(stdout, "-n, --namespace") {
+		t.Fatalf("exit %d help %q", code, stdout)
+	}
+}
+
+func TestRuntime_errors_exit_1_with_one_line(t *testing.T) {
+	cfg := discoveryKubeconfig(t)
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"get", "pots", "--kubeconfig", cfg}, nil, `error: the server doesn't have a resource type "pots"`},
+		{[]string{"get", "pods", "--kubeconfig", "/nonexistent/config"}, nil, "/nonexistent/config"},
+		{[]string{"get", "pods", "--kubeconfig", cfg, "-n", "x"}, nil, `error: GET https://127.0.0.1:`}, // the recording serves no pods: 404
+		{[]string{"get", "pods", "--context", "nope", "--kubeconfig", cfg}, nil, `"nope"`},
+	}
+	for _, tt := range tests {
+		code, _, stderr := run(t, tt.env, tt.args...)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: exit %d stderr %q, want exit 1 and one line containing %q", tt.args, code, stderr, tt.want)
+		}
+		if strings.Contains(stderr, "s3cret-token") {
+			t.Errorf("%q: the token leaked into %q", tt.args, stderr)
+		}
+	}
+}
+
+func TestAPIResources_from_recorded_discovery(t *testing.T) {
+	code, stdout, stderr := run(t, nil, "api-resources", "--kubeconfig", discoveryKubeconfig(t))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if !strings.HasPrefix(lines[0], "NAME") || !strings.Contains(stdout, "\npods                                po           v1                                true         Pod\n") {
+		t.Fatalf("output:\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "deployments                         deploy       apps/v1") || !strings.Contains(stdout, "crontabs                            ct           stable.example.com/v1") {
+		t.Fatalf("missing deployments or crontabs:\n%s", stdout)
+	}
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+)
+
+// connect loads the kubeconfig the flags point at and builds a client; at -v 6 and
+// above, every request is logged with its code and duration.
+func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
+	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: s.str("kubeconfig"), Context: s.str("context"), Getenv: s.env.Getenv})
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := apiclient.New(cfg, apiclient.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.integer("v", 0) >= 6 {
+		c.OnRequest = func(r apiclient.RequestInfo) {
+			s.log.Debug("request", "verb", r.Verb, "url", r.URL, "code", r.Code, "took", r.Took)
+		}
+	}
+	return c, cfg, nil
+}
+
+// namespace is where a command acts: "" for -A, else -n, else the context's.
+func (s *session) namespace(cfg *kubeconfig.Config) string {
+	switch {
+	case s.boolean("all-namespaces"):
+		return ""
+	case s.str("namespace") != "":
+		return s.str("namespace")
+	case cfg.Namespace != "":
+		return cfg.Namespace
+	}
+	return "default"
+}
+
+// resource resolves the RESOURCE argument by discovery.
+func (s *session) resource(ctx context.Context, c *apiclient.Client) (apiclient.Resource, error) {
+	if len(s.args) == 0 {
+		return apiclient.Resource{}, usagef("you must specify the type of resource, e.g. pods")
+	}
+	return c.Resolve(ctx, s.args[0])
+}
+
+// listOptions carries -l and --field-selector.
+func (s *session) listOptions() apiclient.ListOptions {
+	return apiclient.ListOptions{LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector")}
+}
+
+// noResources says, as kubectl does, that a listing came back empty.
+func noResources(w io.Writer, ns string) {
+	if ns == "" {
+		fmt.Fprintln(w, "No resources found")
+		return
+	}
+	fmt.Fprintf(w, "No resources found in %s namespace.\n", ns)
+}

@@ -1,0 +1,95 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+)
+
+// The command against a real kube-apiserver (KUBEWIRE_TEST_KUBECONFIG): what get
+// prints must be what the server holds.
+func TestIntegration_get_agrees_with_the_server(t *testing.T) {
+	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
+	if path == "" {
+		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
+	}
+	ctx := context.Background()
+	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := fmt.Sprintf("kubewire-cli-%d", os.Getpid())
+	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil && !apiclient.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
+	pods := c.Resource(apiclient.Pods).Namespace(ns)
+	for i := 0; i < 3; i++ {
+		pod := fmt.Sprintf(`{"metadata":{"name":"web-%d","labels":{"app":"nginx","n":"%d"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}`, i, i)
+		if _, err := pods.Create(ctx, []byte(pod), apiclient.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"KUBECONFIG": path}
+
+	code, stdout, stderr := run(t, env, "get", "po", "-n", ns, "-o", "name")
+	if code != 0 || stdout != "pod/web-0\npod/web-1\npod/web-2\n" {
+		t.Fatalf("get -o name: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+
+	code, stdout, _ = run(t, env, "get", "pods", "-A", "-l", "app=nginx")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 0 || !strings.HasPrefix(lines[0], "NAMESPACE") || !strings.Contains(lines[0], "READY") || !strings.Contains(stdout, ns+"   web-1   0/1     Pending") {
+		t.Fatalf("get pods -A: exit %d\n%s", code, stdout)
+	}
+
+	code, stdout, _ = run(t, env, "-o", "json", "get", "pods", "--namespace="+ns, "--selector", "n!=1")
+	var list struct {
+		Kind  string
+		Items []struct {
+			Kind     string
+			Metadata apiclient.ObjectMeta
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil || code != 0 {
+		t.Fatalf("get -o json: exit %d err %v\n%s", code, err, stdout)
+	}
+	server, _ := pods.List(ctx, apiclient.ListOptions{LabelSelector: "n!=1"})
+	var got, want []string
+	for _, it := range list.Items {
+		got = append(got, it.Kind+" "+it.Metadata.Name+" "+it.Metadata.ResourceVersion)
+	}
+	for _, o := range server.Items {
+		want = append(want, "Pod "+o.Metadata.Name+" "+o.Metadata.ResourceVersion)
+	}
+	sort.Strings(got)
+	if strings.Join(got, ",") != strings.Join(want, ",") || list.Kind != "List" || strings.Contains(stdout, "managedFields") {
+		t.Fatalf("get -o json: %v, server has %v", got, want)
+	}
+
+	code, stdout, _ = run(t, env, "get", "pod", "web-2", "-n", ns, "-o", "yaml")
+	if code != 0 || !strings.HasPrefix(stdout, "apiVersion: v1\nkind: Pod\nmetadata:\n") || !strings.Contains(stdout, "\n  containers:\n  - image: nginx:1.27\n") {
+		t.Fatalf("get -o yaml: exit %d\n%s", code, stdout)
+	}
+
+	code, _, stderr = run(t, env, "get", "pod", "nope", "-n", ns)
+	if code != 1 || !strings.Contains(stderr, `404 NotFound: pods "nope" not found`) {
+		t.Fatalf("get of a missing pod: exit %d stderr %q", code, stderr)
+	}
+
+	code, stdout, _ = run(t, env, "api-resources")
+	if code != 0 || !strings.Contains(stdout, "\npods ") || !strings.Contains(stdout, "apps/v1") {
+		t.Fatalf("api-resources: exit %d\n%s", code, stdout)
+	}
+}
