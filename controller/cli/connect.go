@@ -16,7 +16,9 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := apiclient.New(cfg, apiclient.Options{})
+	// kubectl lifts its discovery client to burst 300 and 50 QPS so that legacy
+	// discovery (one request per group-version) is not throttled; so do we.
+	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 300})
 	if err != nil {
 		return nil, nil, err
 	}
