@@ -110,6 +110,7 @@ var metaKeys = map[string]bool{
 	"resourceVersion": true, "generation": true, "creationTimestamp": true,
 	"deletionTimestamp": true, "labels": true, "annotations": true,
 	"ownerReferences": true, "finalizers": true, "managedFields": true,
+	"deletionGracePeriodSeconds": true, "selfLink": true,
 }
 
 func unmarshalMeta(data []byte, m *ObjectMeta) error {

@@ -53,6 +53,12 @@ type ObjectMeta struct {
 	Annotations       map[string]string `json:"annotations,omitempty"`
 	OwnerReferences   []OwnerReference  `json:"ownerReferences,omitempty"`
 	Finalizers        []string          `json:"finalizers,omitempty"`
+	// DeletionGracePeriodSeconds is set with DeletionTimestamp: how long the
+	// object has to go away gracefully.
+	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitempty"`
+	// SelfLink is deprecated and no longer set by servers since 1.20; kept so that
+	// an object from an older server round-trips.
+	SelfLink string `json:"selfLink,omitempty"`
 	// ManagedFields is the server-side-apply bookkeeping. It is usually half of an
 	// object's bytes and rarely read, so decoding drops it unless asked to keep it
 	// (DecodeOptions.KeepManagedFields).
