@@ -1,0 +1,114 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The pipeline runs left to right, and so do the imports:
+//
+//	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller ─▶ main
+//
+// fifo, store and queue are leaves that import nothing of the module, so each can
+// be read (and reused) alone; controller is where the stages meet; main only wires
+// the command in controller/cli. A package may always import its own
+// sub-packages (apiclient → apiclient/kubeconfig), test files included.
+var mayImport = map[string][]string{
+	"apiclient":  nil,
+	"listwatch":  {"apiclient"},
+	"fifo":       nil,
+	"store":      nil,
+	"queue":      nil,
+	"controller": {"apiclient", "listwatch", "fifo", "store", "queue"},
+	".":          {"controller"},
+}
+
+// Test files may also import these: fifo's tests and Examples pair a FIFO with the
+// store behind it, as the informer does.
+var testsMayImport = map[string][]string{
+	"fifo": {"store"},
+}
+
+const module = "github.com/kubewire/kubewire"
+
+func TestImports_flow_along_the_pipeline(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			// Directories the go tool ignores, and bench/, a module of its own.
+			if path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || path == "bench") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		top := strings.Split(filepath.ToSlash(path), "/")[0]
+		if top == name {
+			top = "." // main.go and this file
+		}
+		allowed, known := mayImport[top]
+		if !known {
+			t.Errorf("%s: top-level directory %q is not a pipeline stage; DESIGN.md lists them", path, top)
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p != module && !strings.HasPrefix(p, module+"/") {
+				continue
+			}
+			target := strings.Split(strings.TrimPrefix(strings.TrimPrefix(p, module), "/"), "/")[0]
+			if target == "" {
+				target = "."
+			}
+			if target == top || contains(allowed, target) {
+				continue
+			}
+			if strings.HasSuffix(name, "_test.go") && contains(testsMayImport[top], target) {
+				continue
+			}
+			t.Errorf("%s imports %s: %s may import %s", path, p, stage(top), describe(allowed))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func stage(top string) string {
+	if top == "." {
+		return "main"
+	}
+	return top
+}
+
+func describe(allowed []string) string {
+	if len(allowed) == 0 {
+		return "nothing of the module (it is a leaf of the pipeline)"
+	}
+	return "only " + strings.Join(allowed, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
