@@ -101,7 +101,7 @@
 // it costs one process call per event instead of one per key.
 //
 // client-go added RealFIFO behind the InOrderInformers feature gate, on by default in
-// 1.33 (kubernetes#129568), and made it GA in 1.36. The same change removed
+// 1.33 (kubernetes#129568). The same change removed
 // ErrRequeue and Config.RetryOnError, which nothing used and which could put an old
 // delta behind newer ones.
 //
