@@ -1,0 +1,128 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync/atomic"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/fifo"
+)
+
+// Reading the cache. Everything here reads the store, never the API server: cheap,
+// and possibly a little behind the server.
+
+// Get returns the cached object with this namespace and name.
+func (inf *Informer) Get(namespace, name string) (*apiclient.Object, bool) {
+	return inf.store.GetByKey(Request{Namespace: namespace, Name: name}.String())
+}
+
+// List returns every cached object, sorted by key.
+func (inf *Informer) List() []*apiclient.Object {
+	objs := inf.store.List()
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Key() < objs[j].Key() })
+	return objs
+}
+
+// ByIndex returns the cached objects whose index function gave value, e.g.
+// ByIndex(store.NamespaceIndex, "default").
+func (inf *Informer) ByIndex(index, value string) ([]*apiclient.Object, error) {
+	return inf.store.ByIndex(index, value)
+}
+
+// Len is the number of cached objects.
+func (inf *Informer) Len() int { return inf.store.Len() }
+
+// FIFOLen is the number of entries waiting in the FIFO.
+func (inf *Informer) FIFOLen() int { return inf.fifo.Len() }
+
+// HasSynced reports whether the initial list is in the cache and every handler
+// registered so far has been given all of it. client-go's informer says "synced"
+// as soon as its cache is filled, while handlers may still be working through the
+// list (kubernetes#113763); a controller that starts its workers then reconciles
+// a half-seen world.
+func (inf *Informer) HasSynced() bool {
+	select {
+	case <-inf.syncedCh:
+	default:
+		return false
+	}
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	for _, l := range inf.listeners {
+		if !l.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+// WaitForCacheSync blocks until HasSynced, or until ctx is done (false). It waits
+// on channels, never polls.
+func (inf *Informer) WaitForCacheSync(ctx context.Context) bool {
+	select {
+	case <-inf.syncedCh:
+	case <-ctx.Done():
+		return false
+	}
+	inf.mu.Lock()
+	listeners := append([]*listener(nil), inf.listeners...)
+	inf.mu.Unlock()
+	for _, l := range listeners {
+		select {
+		case <-l.synced:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// Backlogs returns each handler's waiting notifications, in registration order.
+func (inf *Informer) Backlogs() []int {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	out := make([]int, len(inf.listeners))
+	for i, l := range inf.listeners {
+		out[i] = l.Backlog()
+	}
+	return out
+}
+
+// eventCounts counts the deltas the informer applied, by type, for /metrics.
+type eventCounts struct {
+	byType [6]atomic.Uint64 // indexed by fifo.DeltaType
+}
+
+func (e *eventCounts) count(t fifo.DeltaType) {
+	if int(t) < len(e.byType) {
+		e.byType[t].Add(1)
+	}
+}
+
+// Events returns how many deltas of each type the informer has applied.
+func (inf *Informer) Events() map[string]uint64 {
+	out := map[string]uint64{}
+	for _, t := range []fifo.DeltaType{fifo.Added, fifo.Updated, fifo.Deleted, fifo.Replaced, fifo.Sync} {
+		out[t.String()] = inf.events.byType[t].Load()
+	}
+	return out
+}
+
+func (inf *Informer) tracef(format string, args ...any) {
+	if inf.trace != nil {
+		inf.trace(fmt.Sprintf(format, args...))
+	}
+}
+
+func kindName(k notificationKind) string {
+	return [...]string{"add", "update", "delete", "synced"}[k]
+}
+
+func keyOf(o *apiclient.Object) string {
+	if o == nil {
+		return ""
+	}
+	return o.Key()
+}

@@ -1,0 +1,341 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/store"
+)
+
+// Informer keeps a cache of one resource and tells handlers what changes:
+//
+//	Reflector ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listeners ─▶ handlers
+//
+// The Reflector (package listwatch) writes what the API server says into the FIFO;
+// processLoop pops it, applies it to the store, and hands one notification to each
+// handler's listener. The store is the cache: Get and List read it, never the
+// server.
+//
+// Build one with NewInformer, add handlers, Run it. Safe for concurrent use.
+type Informer struct {
+	name  string
+	fifo  fifo.Queue[*apiclient.Object]
+	store *store.Store[*apiclient.Object]
+	// source fills the FIFO; it is built by the Options' Source.
+	source Runner
+
+	transform func(*apiclient.Object) (*apiclient.Object, error)
+	clock     apiclient.Clock
+	trace     func(line string)
+
+	mu        sync.Mutex
+	listeners []*listener
+	started   bool
+	runCtx    context.Context // set by Run; listeners added later start under it
+	wg        sync.WaitGroup  // the listeners' goroutines
+	synced    bool            // the initial list has been popped and handed out
+	syncedCh  chan struct{}   // closed when synced becomes true
+	resyncing []*listener     // listeners whose resync is under way
+	events    eventCounts
+}
+
+// Runner is what fills an informer's FIFO and keeps it in step with the server:
+// a listwatch.Reflector. Run blocks until ctx is done.
+type Runner interface {
+	Run(ctx context.Context) error
+}
+
+// InformerOptions tune an Informer.
+type InformerOptions struct {
+	// Name is for logs and metrics ("pods").
+	Name string
+	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
+	// when handlers look at several objects of the cache together (the cache then
+	// always stands at one resourceVersion); DeltaFIFO batches each object's changes
+	// into one Pop, which is all a level-based Reconciler needs.
+	InOrder bool
+	// Transform runs on each object before it is cached (strip what you will never
+	// read). Objects arrive with managedFields already stripped unless the source
+	// was told to keep them.
+	Transform func(*apiclient.Object) (*apiclient.Object, error)
+	// Indexers are added to the store.
+	Indexers store.Indexers[*apiclient.Object]
+	// Source builds what fills the FIFO, given the FIFO as its sink.
+	Source func(sink fifo.Sink[*apiclient.Object]) Runner
+	// Clock times resyncs; nil means the wall clock.
+	Clock apiclient.Clock
+	// Trace, when set, receives one line per step through fifo, store and handler.
+	Trace func(line string)
+}
+
+// NewInformer builds an informer from its parts. Most callers use
+// Manager.Informer (manager.go), which builds the listwatch Reflector as Source.
+func NewInformer(opts InformerOptions) *Informer {
+	inf := &Informer{name: opts.Name, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, syncedCh: make(chan struct{})}
+	if inf.clock == nil {
+		inf.clock = apiclient.RealClock{}
+	}
+	key := store.DeletionHandlingKey(store.MetaKey[*apiclient.Object])
+	indexers := store.Indexers[*apiclient.Object]{store.NamespaceIndex: store.IndexByNamespace[*apiclient.Object]}
+	for name, f := range opts.Indexers {
+		indexers[name] = f
+	}
+	inf.store = store.New(key, indexers)
+	if opts.InOrder {
+		inf.fifo = fifo.NewInOrderFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
+	} else {
+		inf.fifo = fifo.NewDeltaFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
+	}
+	inf.source = opts.Source(syncingSink{inf.fifo, inf})
+	return inf
+}
+
+// Registration is a handler's place on the informer.
+type Registration struct{ l *listener }
+
+// HasSynced reports whether the handler has been given every object of the
+// initial list.
+func (r *Registration) HasSynced() bool { return r.l.HasSynced() }
+
+// Backlog is how many notifications wait for the handler: a handler that cannot
+// keep up shows here, and in the informer's metrics.
+func (r *Registration) Backlog() int { return r.l.Backlog() }
+
+// AddHandler registers h. With resync > 0, h also gets an OnUpdate(obj, obj) for
+// every cached object each resync period. A handler added after Run first gets
+// the whole current cache as adds (initialList true).
+func (inf *Informer) AddHandler(h Handler, resync time.Duration) *Registration {
+	l := newListener(h, resync)
+	if resync > 0 {
+		l.nextSync = inf.clock.Now().Add(resync)
+	}
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	inf.listeners = append(inf.listeners, l)
+	if inf.started {
+		// Late joiner: replay the cache, then mark it synced if the informer is.
+		for _, obj := range inf.store.List() {
+			l.add(notification{kind: addNotification, obj: obj, flag: true})
+		}
+		if inf.synced {
+			l.add(notification{kind: syncedMarker})
+		}
+		inf.startListener(l)
+	}
+	return &Registration{l: l}
+}
+
+// Run starts the source and the handlers, and processes the FIFO until ctx is
+// done; then it closes the FIFO and waits for every goroutine it started.
+func (inf *Informer) Run(ctx context.Context) error {
+	inf.mu.Lock()
+	if inf.started {
+		inf.mu.Unlock()
+		return fmt.Errorf("informer %s: already started", inf.name)
+	}
+	inf.started, inf.runCtx = true, ctx
+	for _, l := range inf.listeners {
+		inf.startListener(l)
+	}
+	inf.mu.Unlock()
+
+	sourceDone := make(chan error, 1)
+	go func() { sourceDone <- inf.source.Run(ctx) }() // owned by Run: waited for below
+	resyncDone := make(chan struct{})
+	go func() { defer close(resyncDone); inf.resyncLoop(ctx) }() // likewise
+	err := inf.processLoop(ctx)
+	inf.fifo.Close()
+	srcErr := <-sourceDone
+	<-resyncDone
+	inf.wg.Wait()
+	if err == nil {
+		err = srcErr
+	}
+	if ctx.Err() != nil {
+		return nil // a requested stop is not a failure
+	}
+	return err
+}
+
+// resyncLoop wakes at the shortest resync period any handler asked for, picks the
+// handlers that are due, and asks the FIFO to replay the cache to them (Sync
+// deltas, delivered only to the handlers picked). Without resync handlers it
+// returns at once.
+func (inf *Informer) resyncLoop(ctx context.Context) {
+	period := time.Duration(0)
+	inf.mu.Lock()
+	for _, l := range inf.listeners {
+		if l.resync > 0 && (period == 0 || l.resync < period) {
+			period = l.resync
+		}
+	}
+	inf.mu.Unlock()
+	if period == 0 {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-inf.clock.After(period):
+		}
+		now := inf.clock.Now()
+		inf.mu.Lock()
+		inf.resyncing = inf.resyncing[:0]
+		for _, l := range inf.listeners {
+			if l.dueForResync(now) {
+				inf.resyncing = append(inf.resyncing, l)
+			}
+		}
+		due := len(inf.resyncing)
+		inf.mu.Unlock()
+		if due > 0 {
+			inf.tracef("fifo resync handlers=%d", due)
+			if err := inf.fifo.Resync(); err != nil {
+				inf.tracef("informer %s: resync: %v", inf.name, err)
+			}
+		}
+	}
+}
+
+// startListener runs a listener's goroutine under Run's context; called with mu held.
+func (inf *Informer) startListener(l *listener) {
+	inf.wg.Add(1)
+	go func() { // owned by Run, which waits on inf.wg
+		defer inf.wg.Done()
+		l.run(inf.runCtx)
+	}()
+}
+
+// processLoop pops the FIFO until ctx is done. A failed process (a store index
+// function failing, say) is logged through the trace and the loop goes on: the
+// next relist repairs the cache.
+func (inf *Informer) processLoop(ctx context.Context) error {
+	for {
+		err := inf.fifo.Pop(ctx, inf.process)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err == fifo.ErrClosed:
+			return nil
+		case err != nil:
+			inf.tracef("informer %s: %v", inf.name, err)
+		}
+		inf.markSyncedOnce()
+	}
+}
+
+// process applies one key's deltas to the store and notifies the handlers. It runs
+// under the FIFO's lock (see fifo.Pop), so it must not touch the FIFO.
+func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool) error {
+	for _, d := range deltas {
+		if err := inf.apply(d, initial); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply is one delta: the store first, then the handlers, so that a handler that
+// reads the cache sees at least what it is told about.
+func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error {
+	obj := d.Object
+	inf.events.count(d.Type)
+	if d.Type == fifo.Deleted {
+		old, exists := inf.store.GetByKey(d.Key)
+		if err := inf.store.Delete(obj); err != nil {
+			return err
+		}
+		if exists {
+			obj = newest(old, obj, d.Tombstone != nil)
+		}
+		inf.tracef("store delete %s size=%d", d.Key, inf.store.Len())
+		inf.notify(notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
+		return nil
+	}
+	if inf.transform != nil {
+		var err error
+		if obj, err = inf.transform(obj); err != nil {
+			return fmt.Errorf("transform %s: %w", d.Key, err)
+		}
+	}
+	old, exists := inf.store.GetByKey(d.Key)
+	if !exists {
+		if err := inf.store.Add(obj); err != nil {
+			return err
+		}
+		inf.tracef("store add %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+		inf.notify(notification{kind: addNotification, obj: obj, flag: initial}, false)
+		return nil
+	}
+	if err := inf.store.Update(obj); err != nil {
+		return err
+	}
+	// An update that carries the same resourceVersion is no change: a Sync from
+	// Resync, or a relist re-listing an object as it was. Only handlers that asked
+	// for resyncs hear of it.
+	resync := d.Type == fifo.Sync || old.Metadata.ResourceVersion == obj.Metadata.ResourceVersion
+	inf.tracef("store update %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+	inf.notify(notification{kind: updateNotification, old: old, obj: obj}, resync)
+	return nil
+}
+
+// newest is what a delete handler should see: the watch's final object, or for a
+// relist's tombstone the cached object, which is at least as new as the FIFO's.
+func newest(cached, deleted *apiclient.Object, tombstone bool) *apiclient.Object {
+	if tombstone {
+		return cached
+	}
+	return deleted
+}
+
+// notify hands n to every listener, or for a resync only to those whose resync
+// is under way.
+func (inf *Informer) notify(n notification, resync bool) {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	targets := inf.listeners
+	if resync {
+		targets = inf.resyncing
+	}
+	for _, l := range targets {
+		l.add(n)
+		inf.tracef("handler %s %s backlog=%d", kindName(n.kind), keyOf(n.obj), l.Backlog())
+	}
+}
+
+// markSyncedOnce hands every listener the synced marker the first time the FIFO
+// reports the initial list fully popped.
+func (inf *Informer) markSyncedOnce() {
+	if !inf.fifo.HasSynced() {
+		return
+	}
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	if inf.synced {
+		return
+	}
+	inf.synced = true
+	close(inf.syncedCh)
+	for _, l := range inf.listeners {
+		l.add(notification{kind: syncedMarker})
+	}
+}
+
+// syncingSink is the FIFO as the source sees it. A first LIST that finds nothing
+// leaves the FIFO synced with nothing to pop, so no Pop would ever notice; Replace
+// notices instead.
+type syncingSink struct {
+	fifo.Queue[*apiclient.Object]
+	inf *Informer
+}
+
+func (s syncingSink) Replace(list []*apiclient.Object, rv string) error {
+	err := s.Queue.Replace(list, rv)
+	s.inf.markSyncedOnce()
+	return err
+}
