@@ -22,7 +22,7 @@ type listener struct {
 	head     int
 	wake     chan struct{} // buffered(1): "pending is not empty"
 	synced   chan struct{} // closed when the handler has had the initial list
-	nextSync time.Time // when this handler's next resync is due
+	nextSync time.Time     // when this handler's next resync is due
 	handled  uint64
 }
 
