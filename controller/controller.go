@@ -198,6 +198,12 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	// Done tells the queue this worker is finished with req: if it was added again
 	// meanwhile, it is now handed to a worker (maybe this one) — never to two at once.
 	defer c.queue.Done(req)
+	if c.queue.ShuttingDown() {
+		// The queue still hands out what it holds after ShutDown (as client-go's
+		// does); a controller that is stopping takes no new work. The next leader,
+		// or the next start, lists everything again anyway.
+		return false
+	}
 
 	start := c.opts.Clock.Now()
 	res, err := c.reconcile(ctx, req)

@@ -1,0 +1,209 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/queue/queuetest"
+)
+
+// reconcileLog is a Reconciler whose answers the test scripts per call, and that
+// reports each call on a channel.
+type reconcileLog struct {
+	mu      sync.Mutex
+	answers map[string][]error // per request, in order; past the end: success
+	calls   chan string
+	block   chan struct{} // if set, Reconcile waits on it (or on ctx)
+}
+
+func (r *reconcileLog) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	if r.block != nil {
+		select {
+		case <-r.block:
+		case <-ctx.Done():
+			r.calls <- req.String() + " cancelled"
+			return controller.Result{}, ctx.Err()
+		}
+	}
+	r.mu.Lock()
+	var err error
+	if a := r.answers[req.String()]; len(a) > 0 {
+		err, r.answers[req.String()] = a[0], a[1:]
+	}
+	r.mu.Unlock()
+	if err != nil && err.Error() == "panic" {
+		panic("boom")
+	}
+	r.calls <- fmt.Sprintf("%s err=%v", req, err)
+	if err != nil && err.Error() == "requeue" {
+		return controller.Result{RequeueAfter: time.Minute}, nil
+	}
+	return controller.Result{}, err
+}
+
+type fixture struct {
+	ctrl   *controller.Controller
+	clock  *queuetest.Clock
+	src    *script
+	rec    *reconcileLog
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// newController runs a controller over a scripted pod informer.
+func newController(t *testing.T, rec *reconcileLog, opts controller.Options) *fixture {
+	t.Helper()
+	clock := queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	opts.Clock = clock
+	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	inf, src, start := newInformer(t, controller.InformerOptions{})
+	ctrl := controller.New("pods", rec, opts)
+	ctrl.Watch(inf, nil)
+	start()
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &fixture{ctrl: ctrl, clock: clock, src: src, rec: rec, cancel: cancel, done: make(chan error, 1)}
+	go func() { f.done <- ctrl.Run(ctx) }()
+	t.Cleanup(cancel)
+	must(t, src.sink.Replace(nil, "1"))
+	return f
+}
+
+func newLog(answers map[string][]error) *reconcileLog {
+	return &reconcileLog{answers: answers, calls: make(chan string, 100)}
+}
+
+func TestController_reconciles_each_changed_object(t *testing.T) {
+	f := newController(t, newLog(nil), controller.Options{})
+	must(t, f.src.sink.Add(pod("a", "2")))
+	if got := <-f.rec.calls; got != "default/a err=<nil>" {
+		t.Fatalf("got %q", got)
+	}
+	must(t, f.src.sink.Delete(pod("a", "3")))
+	if got := <-f.rec.calls; got != "default/a err=<nil>" {
+		t.Fatalf("after delete got %q", got)
+	}
+	if s := f.ctrl.Stats(); s.Reconciles != 2 || s.Errors != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func TestController_failing_reconcile_backs_off_then_is_dropped(t *testing.T) {
+	fail := errors.New("apiserver said no")
+	f := newController(t, newLog(map[string][]error{"default/a": {fail, fail, fail, fail}}), controller.Options{MaxRetries: 3})
+	must(t, f.src.sink.Add(pod("a", "2")))
+	// Backoff of the default limiter: 5 ms, 10 ms, 20 ms. Nothing is retried
+	// before its time.
+	for i, wait := range []time.Duration{0, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond} {
+		if wait > 0 {
+			for f.clock.Timers() == 0 { // the worker has not re-queued yet
+				waitForTimer(f.clock)
+			}
+			f.clock.Step(wait - time.Nanosecond)
+			select {
+			case got := <-f.rec.calls:
+				t.Fatalf("try %d came early: %q", i+1, got)
+			default:
+			}
+			f.clock.Step(time.Nanosecond)
+		}
+		if got := <-f.rec.calls; got != "default/a err=apiserver said no" {
+			t.Fatalf("try %d: %q", i+1, got)
+		}
+	}
+	// 1 try + 3 retries, then dropped: no timer left, and a new event starts afresh.
+	must(t, f.src.sink.Update(pod("a", "3")))
+	if got := <-f.rec.calls; got != "default/a err=<nil>" {
+		t.Fatalf("after drop: %q", got)
+	}
+	if s := f.ctrl.Stats(); s.Dropped != 1 || s.Errors != 4 {
+		t.Fatalf("stats %+v, want 1 dropped after 4 errors", s)
+	}
+}
+
+func TestController_terminal_errors_are_not_retried(t *testing.T) {
+	f := newController(t, newLog(map[string][]error{"default/a": {controller.Terminal(errors.New("bad spec"))}}), controller.Options{})
+	must(t, f.src.sink.Add(pod("a", "2")))
+	<-f.rec.calls
+	if n := f.ctrl.Queue().NumRequeues(controller.Request{Namespace: "default", Name: "a"}); n != 0 || f.clock.Timers() != 0 {
+		t.Fatalf("requeues %d timers %d after a terminal error", n, f.clock.Timers())
+	}
+}
+
+func TestController_requeue_after(t *testing.T) {
+	f := newController(t, newLog(map[string][]error{"default/a": {errors.New("requeue")}}), controller.Options{})
+	must(t, f.src.sink.Add(pod("a", "2")))
+	<-f.rec.calls
+	waitForTimer(f.clock)
+	f.clock.Step(time.Minute)
+	if got := <-f.rec.calls; got != "default/a err=<nil>" {
+		t.Fatalf("requeued call: %q", got)
+	}
+}
+
+func TestController_panic_in_reconcile_is_an_error(t *testing.T) {
+	f := newController(t, newLog(map[string][]error{"default/a": {errors.New("panic")}}), controller.Options{})
+	must(t, f.src.sink.Add(pod("a", "2")))
+	waitForTimer(f.clock) // requeued with backoff, process alive
+	f.clock.Step(5 * time.Millisecond)
+	if got := <-f.rec.calls; got != "default/a err=<nil>" {
+		t.Fatalf("after panic: %q", got)
+	}
+	if s := f.ctrl.Stats(); s.Panics != 1 || s.Errors != 1 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T) {
+	rec := newLog(nil)
+	rec.block = make(chan struct{})
+	f := newController(t, rec, controller.Options{ShutdownTimeout: 10 * time.Second})
+	must(t, f.src.sink.Add(pod("a", "2")))
+	must(t, f.src.sink.Add(pod("b", "2")))
+	for f.ctrl.Queue().Metrics().Processing == 0 {
+		waitForProcessing(f.ctrl)
+	}
+	f.cancel()
+	waitForTimer(f.clock) // the shutdown timer is armed: Run is waiting
+	select {
+	case <-f.done:
+		t.Fatal("Run returned while a reconcile was in flight")
+	default:
+	}
+	f.clock.Step(10 * time.Second)
+	if got := <-rec.calls; got != "default/a cancelled" {
+		t.Fatalf("got %q", got)
+	}
+	if err := <-f.done; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-rec.calls:
+		t.Fatalf("b was reconciled after shutdown began: %q", got)
+	default:
+	}
+}
+
+// waitForTimer blocks until the fake clock has a timer armed.
+func waitForTimer(c *queuetest.Clock) {
+	for c.Timers() == 0 {
+		yield()
+	}
+}
+
+func waitForProcessing(c *controller.Controller) {
+	for c.Queue().Metrics().Processing == 0 {
+		yield()
+	}
+}
+
+// yield lets other goroutines run; used only to wait for a state the test can
+// observe, never to wait for time to pass.
+func yield() { runtime.Gosched() }
