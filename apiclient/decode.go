@@ -56,10 +56,11 @@ func (opts DecodeOptions) decode(data []byte) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode object: %w", err)
 	}
-	obj.raw = bytes.Clone(data)
 	if meta == nil {
+		obj.raw = bytes.Clone(data)
 		return obj, nil
 	}
+	obj.raw = nil
 	if !opts.KeepManagedFields {
 		cut, ok, err := withoutMember(meta, "managedFields")
 		if err != nil {
@@ -71,6 +72,13 @@ func (opts DecodeOptions) decode(data []byte) (*Object, error) {
 			raw = append(append(append(raw, data[:metaAt]...), cut...), data[metaAt+len(meta):]...)
 			obj.raw, meta = raw, cut
 		}
+	}
+	if obj.raw == nil {
+		// Keep a copy of exactly the object: data may be a decoder's buffer that
+		// is about to be reused.
+		start := metaAt
+		obj.raw = bytes.Clone(data)
+		meta = obj.raw[start : start+len(meta)]
 	}
 	if err := unmarshalMeta(meta, &obj.Metadata); err != nil {
 		return nil, fmt.Errorf("decode object: metadata: %w", err)
