@@ -25,7 +25,8 @@ type Clock interface {
 	AfterFunc(d time.Duration, f func()) Timer
 }
 
-// Timer is a pending AfterFunc call; *time.Timer is one.
+// Timer is a pending AfterFunc call; *time.Timer is one. Implementations must be
+// safe for concurrent use.
 type Timer interface {
 	// Stop prevents the call if it has not started; it reports whether it did so.
 	Stop() bool

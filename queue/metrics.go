@@ -49,7 +49,7 @@ type Histogram struct {
 	Sum     time.Duration // their total
 }
 
-// Bucket is one cumulative bucket of a Histogram.
+// Bucket is one cumulative bucket of a Histogram. A value, like Histogram.
 type Bucket struct {
 	Le    time.Duration // upper bound, inclusive
 	Count uint64
@@ -65,7 +65,8 @@ var bounds = [...]time.Duration{
 
 // Metrics returns a snapshot of the queue's metrics. It costs O(keys queued or
 // processing), for the two values that depend on how long each key has been
-// processing: call it per scrape, not per key.
+// processing: call it per scrape, not per key. With Config.NoTiming the four
+// durations are zero.
 func (q *Queue[K]) Metrics() Metrics {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -77,6 +78,9 @@ func (q *Queue[K]) Metrics() Metrics {
 		Processing: q.processing,
 		QueueTime:  q.stats.queueTime.snapshot(),
 		WorkTime:   q.stats.workTime.snapshot(),
+	}
+	if q.noTiming {
+		return m
 	}
 	now := q.now()
 	for _, e := range q.keys {
@@ -99,7 +103,8 @@ type stats struct {
 }
 
 // histogram is the recording side of Histogram: one count per bucket, not cumulative,
-// so that observe touches one counter.
+// so that observe touches one counter. The zero value is empty; not safe for
+// concurrent use (the queue's mutex guards it).
 type histogram struct {
 	counts [len(bounds) + 1]uint64 // the last one is above every bound
 	sum    time.Duration

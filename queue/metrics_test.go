@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/queue"
+	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 func TestMetrics_count_adds_depth_and_retries(t *testing.T) {
@@ -100,3 +101,24 @@ func histogramString(h queue.Histogram) string {
 }
 
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+func TestMetrics_NoTiming_keeps_the_counters_and_drops_the_durations(t *testing.T) {
+	clock := queuetest.NewClock(time.Unix(0, 0))
+	q := queue.New(queue.Config[string]{Clock: clock, NoTiming: true})
+	q.Add("a")
+	q.Add("b")
+	clock.Step(time.Second)
+	a := get(t, q)
+	clock.Step(time.Second)
+	q.Done(a)
+	get(t, q)
+	clock.Step(time.Second)
+	got := q.Metrics()
+	if got.QueueTime.Count != 0 || got.WorkTime.Count != 0 {
+		t.Fatalf("QueueTime.Count %d, WorkTime.Count %d; want 0, 0", got.QueueTime.Count, got.WorkTime.Count)
+	}
+	got.QueueTime, got.WorkTime = queue.Histogram{}, queue.Histogram{}
+	if want := (queue.Metrics{Adds: 2, Processing: 1}); got != want {
+		t.Fatalf("Metrics =\n%+v, want\n%+v", got, want)
+	}
+}

@@ -35,7 +35,8 @@ func WritePrometheus(w io.Writer, name string, m Metrics) error {
 	return p.w.Flush() // a bufio.Writer keeps its first error, so checking once suffices
 }
 
-// promWriter writes samples of one label set.
+// promWriter writes samples of one label set. Built by WritePrometheus for one call;
+// not safe for concurrent use.
 type promWriter struct {
 	w     *bufio.Writer
 	label string // name="..."
