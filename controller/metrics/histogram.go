@@ -1,0 +1,150 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultBuckets are Prometheus's usual bucket bounds, in seconds: 5 ms to 10 s,
+// for durations of requests and reconciles.
+var DefaultBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// Histogram counts observations into buckets by upper bound, and keeps their count
+// and sum: durations of requests, of reconciles.
+//
+// The zero value has no bucket but +Inf (a count and a sum, nothing more); get one
+// with bounds from Registry.Histogram or NewHistogram. A Histogram is safe for
+// concurrent use and takes no lock: Observe is two atomic operations and a
+// compare-and-swap. A scrape that runs during an Observe may see the observation
+// counted and the sum not yet increased; the count is the sum of the buckets, so
+// those two always agree.
+type Histogram struct {
+	upper  []float64       // ascending upper bounds, +Inf left out
+	counts []atomic.Uint64 // counts[i]: observations in (upper[i-1], upper[i]], not cumulative
+	inf    atomic.Uint64   // observations above every bound
+	sum    atomic.Uint64   // math.Float64bits of the sum
+}
+
+// NewHistogram returns an unregistered histogram with these upper bounds, which must
+// be ascending; a last +Inf is implied and may be left out.
+func NewHistogram(buckets []float64) *Histogram {
+	upper := slices.Clone(checkBuckets(buckets))
+	return &Histogram{upper: upper, counts: make([]atomic.Uint64, len(upper))}
+}
+
+// Histogram registers a histogram without labels and returns it. buckets nil means
+// DefaultBuckets. Registering the same name again returns the same Histogram.
+func (r *Registry) Histogram(name, help string, buckets []float64) *Histogram {
+	buckets = checkBuckets(orDefault(buckets))
+	f := r.register(name, help, histogramKind, nil, buckets)
+	return mustHistogram(f, f.get(nil, func(s *series) { s.histogram = NewHistogram(buckets) }))
+}
+
+// Observe records v. It costs a binary search over the bounds and three atomic
+// operations, and allocates nothing.
+func (h *Histogram) Observe(v float64) {
+	// The first bound >= v: buckets are inclusive of their upper bound. NaN sorts
+	// nowhere and lands above every bound, as it does in Prometheus's own client.
+	if i := sort.SearchFloat64s(h.upper, v); i < len(h.counts) {
+		h.counts[i].Add(1)
+	} else {
+		h.inf.Add(1)
+	}
+	addFloat(&h.sum, v)
+}
+
+// ObserveDuration records d in seconds, the unit of every *_seconds metric.
+func (h *Histogram) ObserveDuration(d time.Duration) { h.Observe(d.Seconds()) }
+
+// Snapshot returns the histogram's buckets, count and sum as plain values.
+// O(buckets).
+func (h *Histogram) Snapshot() HistogramSnapshot {
+	s := HistogramSnapshot{Buckets: make([]Bucket, len(h.upper))}
+	for i, le := range h.upper {
+		s.Count += h.counts[i].Load()
+		s.Buckets[i] = Bucket{UpperBound: le, Count: s.Count}
+	}
+	s.Count += h.inf.Load()
+	s.Sum = math.Float64frombits(h.sum.Load())
+	return s
+}
+
+// HistogramSnapshot is what a histogram holds at one moment, as the text format
+// writes it: cumulative buckets, then the count and sum of every observation.
+//
+// The zero value is an empty histogram with no bucket but +Inf. A value: copy it
+// freely (Buckets is shared by copies; do not modify it).
+type HistogramSnapshot struct {
+	// Buckets[i].Count is how many observations were at most Buckets[i].UpperBound,
+	// so counts never decrease along the slice. +Inf is left out: its count is Count.
+	Buckets []Bucket
+	Count   uint64
+	Sum     float64
+}
+
+// Bucket is one cumulative histogram bucket.
+type Bucket struct {
+	UpperBound float64
+	Count      uint64
+}
+
+// HistogramVec is a family of histograms told apart by label values, all with the
+// same buckets.
+//
+// The zero value is not usable; get one from Registry.HistogramVec. A HistogramVec is
+// safe for concurrent use.
+type HistogramVec struct{ f *family }
+
+// HistogramVec registers a histogram family with these buckets (nil: DefaultBuckets)
+// and label names, and returns it. Registering the same name again with the same
+// buckets and labels returns the same family.
+func (r *Registry) HistogramVec(name, help string, buckets []float64, labels ...string) *HistogramVec {
+	return &HistogramVec{r.register(name, help, histogramKind, labels, checkBuckets(orDefault(buckets)))}
+}
+
+// With returns the histogram for these label values, creating it empty on first use.
+// One map lookup; it allocates only the first time.
+func (v *HistogramVec) With(values ...string) *Histogram {
+	return mustHistogram(v.f, v.f.get(values, func(s *series) { s.histogram = NewHistogram(v.f.buckets) }))
+}
+
+// HistogramFunc registers a histogram read by calling fn at scrape time, for
+// histograms something else keeps (a workqueue's durations). Every snapshot fn
+// returns for one family should have the same bucket bounds; the page shows what fn
+// returns. fn must be safe to call from any goroutine.
+func (r *Registry) HistogramFunc(name, help string, labels Labels, fn func() HistogramSnapshot) {
+	r.register(name, help, histogramKind, labels.sortedNames(), nil).add(labels, func(s *series) { s.histFn = fn })
+}
+
+func mustHistogram(f *family, s *series) *Histogram {
+	if s.histogram == nil {
+		panic(fmt.Sprintf("metrics: %s{%s} is registered as a func, not a Histogram", f.name, s.pairs))
+	}
+	return s.histogram
+}
+
+func orDefault(buckets []float64) []float64 {
+	if buckets == nil {
+		return DefaultBuckets
+	}
+	return buckets
+}
+
+// checkBuckets returns buckets without a last +Inf, and panics unless the bounds are
+// strictly ascending numbers: a histogram with bounds out of order would put
+// observations in the wrong bucket without anyone noticing.
+func checkBuckets(buckets []float64) []float64 {
+	if n := len(buckets); n > 0 && math.IsInf(buckets[n-1], +1) {
+		buckets = buckets[:n-1]
+	}
+	for i, b := range buckets {
+		if math.IsNaN(b) || math.IsInf(b, 0) || (i > 0 && b <= buckets[i-1]) {
+			panic(fmt.Sprintf("metrics: histogram buckets must ascend strictly, got %v", buckets))
+		}
+	}
+	return buckets
+}

@@ -1,0 +1,63 @@
+package metrics
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// RESTBuckets are client-go's bounds for rest_client_request_duration_seconds:
+// 5 ms to 60 s, since a LIST of a large resource can take tens of seconds.
+var RESTBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60}
+
+// RESTClient registers the REST client's metrics in reg and returns the func that
+// feeds them, to be set as apiclient.Client.OnRequest:
+//
+//	client.OnRequest = metrics.RESTClient(reg)
+//
+// Every request the client makes (retries and watches included; a watch counts
+// once, when its stream opens) then shows as
+//
+//	rest_client_requests_total{code="200",host="10.0.0.1:6443",method="GET"}
+//	rest_client_request_duration_seconds{host="10.0.0.1:6443",verb="GET"} (histogram)
+//
+// with client-go's names and labels, so its dashboards work unchanged. code is
+// "<error>" when no response came back (a refused connection, a timeout). The
+// duration is the time to the response's headers, not to the end of its body.
+//
+// The returned func is safe for concurrent use; each call is two map lookups, and
+// allocates only for a status code of 100 or more (the code's text) and a new
+// series.
+func RESTClient(reg *Registry) func(apiclient.RequestInfo) {
+	requests := reg.CounterVec("rest_client_requests_total",
+		"HTTP requests made to the API server, by status code, method and host.",
+		"code", "host", "method")
+	latency := reg.HistogramVec("rest_client_request_duration_seconds",
+		"Seconds from sending a request to the API server to receiving its response headers, by verb and host.",
+		RESTBuckets, "host", "verb")
+	return func(info apiclient.RequestInfo) {
+		host := hostOf(info.URL)
+		code := "<error>"
+		if info.Code != 0 {
+			code = strconv.Itoa(info.Code)
+		}
+		requests.With(code, host, info.Verb).Inc()
+		latency.With(host, info.Verb).ObserveDuration(info.Took)
+	}
+}
+
+// hostOf returns the host[:port] of an absolute URL without parsing all of it:
+// this runs once per request.
+func hostOf(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "/?#"); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.LastIndexByte(u, '@'); i >= 0 { // RequestInfo.URL is redacted, but be sure
+		u = u[i+1:]
+	}
+	return u
+}
