@@ -11,14 +11,16 @@
 // Every stage keeps its own numbers as plain values (queue.Metrics, an informer's
 // counts, the reflector's relists); the controller's manager registers them here,
 // mostly as funcs read at scrape time, so no stage imports this package and nothing
-// is counted twice. Two adapters are ready-made: RESTClient for apiclient's
-// OnRequest hook, and Workqueue for package queue's snapshot.
+// is counted twice. Three adapters are ready-made: RESTClient for apiclient's
+// OnRequest hook, Workqueue for package queue's snapshot, and LeaderElection for an
+// elector's IsLeader.
 //
 // # The whole move
 //
 //	reg := new(metrics.Registry)
 //	client.OnRequest = metrics.RESTClient(reg)                  // requests by code, latency
 //	metrics.Workqueue(reg, "pods", q.Metrics)                   // one queue per controller
+//	metrics.LeaderElection(reg, "kubewire", elector.IsLeader)   // 1 on the leader, 0 elsewhere
 //	reg.GaugeFunc("informer_cache_size", "Objects in the cache.",
 //		metrics.Labels{"resource": "pods"}, func() float64 { return float64(cache.Len()) })
 //	reconciles := reg.CounterVec("controller_runtime_reconcile_total",

@@ -61,8 +61,7 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 	for _, d := range []time.Duration{2 * time.Millisecond, 8 * time.Millisecond, 120 * time.Millisecond, 4 * time.Second} {
 		took.With("pods").ObserveDuration(d)
 	}
-	reg.GaugeFunc("leader_election_master_status", "1 while this replica holds the lease, else 0.",
-		metrics.Labels{"name": "kubewire"}, func() float64 { return 1 })
+	metrics.LeaderElection(reg, "kubewire", func() bool { return true })
 
 	golden(t, "page.golden", render(t, reg))
 }
