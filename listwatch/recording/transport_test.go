@@ -1,0 +1,148 @@
+package recording_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/listwatch/recording"
+)
+
+// get makes one request through a recording Transport and reads the body the way
+// read says, returning what was recorded.
+func get(t *testing.T, handler http.HandlerFunc, read func(io.ReadCloser)) string {
+	t.Helper()
+	ts := httptest.NewServer(handler)
+	t.Cleanup(ts.Close)
+	var out bytes.Buffer
+	w := recording.NewWriter(&out, "test")
+	c := &http.Client{Transport: &recording.Transport{Base: ts.Client().Transport, W: w}}
+	resp, err := c.Get(ts.URL + "/api/v1/pods?watch=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read(resp.Body)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestTransport_records_a_body_read_to_its_end(t *testing.T) {
+	got := get(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(200)
+		io.WriteString(w, `{"type":"ADDED","object":{}}`+"\n"+`{"type":"MODIFIED","object":{"kind":"Secret","data":{"k":"dg=="}}}`+"\n")
+		w.(http.Flusher).Flush()
+		io.WriteString(w, `{"type":"DELETED","object":{}}`) // no newline at the very end
+	}, func(b io.ReadCloser) { io.ReadAll(b); b.Close() })
+	want := `kubewire-recording v1
+# test
+> GET /api/v1/pods?watch=true
+< 200 retry-after=2
+{"type":"ADDED","object":{}}
+{"type":"MODIFIED","object":{"kind":"Secret","data":{"k":"UkVEQUNURUQ="}}}
+{"type":"DELETED","object":{}}
+< end
+`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTransport_records_a_body_the_client_closed_as_a_stall(t *testing.T) {
+	release := make(chan struct{})
+	got := get(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"type":"ADDED","object":{}}`+"\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}, func(b io.ReadCloser) {
+		line := make([]byte, len(`{"type":"ADDED","object":{}}`+"\n"))
+		io.ReadFull(b, line)
+		b.Close()
+		close(release)
+	})
+	want := "{\"type\":\"ADDED\",\"object\":{}}\n# the client stopped reading here\n< stall\n"
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("got\n%s\nwant it to end with\n%s", got, want)
+	}
+}
+
+func TestTransport_records_a_connection_cut_in_a_line(t *testing.T) {
+	got := get(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		io.WriteString(w, `{"type":"ADDED","object":{}}`+"\n"+`{"type":"MOD`)
+		w.(http.Flusher).Flush()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.(*net.TCPConn).SetLinger(0)
+			conn.Close()
+		}
+	}, func(b io.ReadCloser) { io.ReadAll(b); b.Close() })
+	want := "{\"type\":\"ADDED\",\"object\":{}}\n{\"type\":\"MOD\n< cut 12\n"
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("got\n%s\nwant it to end with\n%s", got, want)
+	}
+	if _, err := recording.Parse(strings.NewReader(got)); err != nil {
+		t.Fatalf("the recording does not parse: %v", err)
+	}
+}
+
+func TestTransport_records_a_failed_request_as_a_close(t *testing.T) {
+	var out bytes.Buffer
+	w := recording.NewWriter(&out)
+	c := &http.Client{Transport: &recording.Transport{Base: failing{}, W: w}}
+	req, _ := http.NewRequestWithContext(context.Background(), "GET", "https://127.0.0.1:1/api/v1/pods", nil)
+	if _, err := c.Do(req); err == nil {
+		t.Fatal("no error")
+	}
+	w.Flush()
+	rec, err := recording.Parse(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rec.Exchanges[0].End, recording.Close; got != want {
+		t.Fatalf("end %v, want %v", got, want)
+	}
+	if got, want := rec.Exchanges[0].Status, 0; got != want {
+		t.Fatalf("status %d, want %d", got, want)
+	}
+}
+
+type failing struct{}
+
+func (failing) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, io.ErrUnexpectedEOF
+}
+
+func TestCreate_makes_files_only_the_owner_can_read(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.rec")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := recording.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := st.Mode().Perm(), os.FileMode(0o600); got != want {
+		t.Fatalf("mode %v, want %v", got, want)
+	}
+	if st.Size() != 0 {
+		t.Fatal("Create did not truncate")
+	}
+}
