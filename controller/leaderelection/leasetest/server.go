@@ -1,10 +1,3 @@
-// Package leasetest is an in-memory API server for coordination.k8s.io/v1 Leases,
-// for testing leader election without a cluster: it serves GET, POST and PUT as
-// kube-apiserver does, resourceVersion conflicts included, and lets a test play
-// the other writer, break the server, or step in before a request is served.
-//
-// Mount it alone (NewServer) or inside a bigger fake server: it is an http.Handler
-// for the paths under /apis/coordination.k8s.io/v1/namespaces/NS/leases.
 package leasetest
 
 import (
