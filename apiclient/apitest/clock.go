@@ -1,5 +1,3 @@
-// Package apitest holds test doubles for code built on apiclient: a fake clock now,
-// and (with the listwatch stage) a replaying API server.
 package apitest
 
 import (

@@ -1,0 +1,26 @@
+package apitest
+
+import "time"
+
+// BlockUntilDue returns once an After is pending that is due exactly d from now:
+// the code under test has started the wait the test expects (a Retry-After of d, a
+// backoff of d), and Step(d) will end it. BlockUntilWaiters cannot tell that wait
+// from older ones that were abandoned but never fired.
+func (c *Clock) BlockUntilDue(d time.Duration) {
+	for {
+		c.mu.Lock()
+		due := c.now.Add(d)
+		for _, w := range c.waiters {
+			if w.at.Equal(due) {
+				c.mu.Unlock()
+				return
+			}
+		}
+		if c.waiting == nil {
+			c.waiting = make(chan struct{})
+		}
+		ch := c.waiting
+		c.mu.Unlock()
+		<-ch
+	}
+}

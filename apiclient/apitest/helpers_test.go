@@ -1,0 +1,41 @@
+package apitest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/listwatch/recording"
+)
+
+// newServer starts a Server on a fake clock and returns a client for it.
+func newServer(t *testing.T) (*apitest.Server, *apiclient.Client, *apitest.Clock) {
+	t.Helper()
+	clock := apitest.NewClock()
+	s := apitest.NewServer(clock)
+	t.Cleanup(s.Close)
+	c, err := s.Client(apiclient.Options{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, c, clock
+}
+
+// script parses a recording written inline.
+func script(t *testing.T, lines ...string) *recording.Recording {
+	t.Helper()
+	rec, err := recording.Parse(strings.NewReader(recording.Magic + "\n" + strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func pod(name, rv string) string {
+	return `{"metadata":{"name":"` + name + `","namespace":"demo","resourceVersion":"` + rv + `"}}`
+}
+
+func event(typ, name, rv string) string {
+	return `{"type":"` + typ + `","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"` + name + `","namespace":"demo","resourceVersion":"` + rv + `"}}}`
+}

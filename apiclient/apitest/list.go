@@ -1,0 +1,177 @@
+package apitest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// list answers a LIST: the objects of the collection in the namespace (all of them
+// without one) that the selectors select, sorted by key, at the current
+// resourceVersion. With limit it pages: the continue token is the key to start
+// after. Unlike etcd, later pages show the objects as they are then, not as of the
+// first page: good enough for a test server.
+func (l *liveState) list(t target, q url.Values) ([]byte, int, error) {
+	sel, err := parseSelector(q.Get("labelSelector"))
+	if err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	fields, err := parseFieldSelector(q.Get("fieldSelector"))
+	if err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	after := ""
+	if c := q.Get("continue"); c != "" {
+		b, err := base64.RawURLEncoding.DecodeString(c)
+		if err != nil {
+			return nil, http.StatusBadRequest, fmt.Errorf("invalid continue token")
+		}
+		after = string(b)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	coll := l.objects[t.collection()]
+	var items [][]byte
+	next := ""
+	for _, k := range sortedKeys(coll) {
+		o := coll[k]
+		if (after != "" && k <= after) || !inNamespace(o, t.namespace) || !sel(labelsOf(o)) || !fields(o) {
+			continue
+		}
+		if limit > 0 && len(items) == limit {
+			next = base64.RawURLEncoding.EncodeToString([]byte(lastKey(items)))
+			break
+		}
+		items = append(items, listItem(o))
+	}
+	var b bytes.Buffer
+	kind := kindOf(t, nil)
+	if kind == "" {
+		for _, o := range coll {
+			kind, _ = o["kind"].(string)
+			break
+		}
+	}
+	meta, _ := json.Marshal(map[string]any{"resourceVersion": strconv.FormatInt(l.rv, 10), "continue": next})
+	if next == "" {
+		meta, _ = json.Marshal(map[string]any{"resourceVersion": strconv.FormatInt(l.rv, 10)})
+	}
+	fmt.Fprintf(&b, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind+"List", t.apiVersion(), meta)
+	b.Write(bytes.Join(items, []byte(",")))
+	b.WriteString("]}")
+	return b.Bytes(), http.StatusOK, nil
+}
+
+// listItem is an object as a LIST carries it: the API server leaves kind and
+// apiVersion out of items (the list's kind says it), so the fake does too, and code
+// that wrongly relies on them fails here as it would there.
+func listItem(o object) []byte {
+	c := make(object, len(o))
+	for k, v := range o {
+		if k != "kind" && k != "apiVersion" {
+			c[k] = v
+		}
+	}
+	return marshal(c)
+}
+
+// lastKey returns the key of the last marshalled item.
+func lastKey(items [][]byte) string {
+	var o struct {
+		Metadata struct{ Name, Namespace string } `json:"metadata"`
+	}
+	json.Unmarshal(items[len(items)-1], &o)
+	return key(o.Metadata.Namespace, o.Metadata.Name)
+}
+
+func inNamespace(o object, ns string) bool {
+	if ns == "" {
+		return true
+	}
+	got, _ := o.meta()["namespace"].(string)
+	return got == ns
+}
+
+func labelsOf(o object) map[string]string {
+	m, _ := o.meta()["labels"].(map[string]any)
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k], _ = v.(string)
+	}
+	return out
+}
+
+// parseSelector reads the equality-based label selectors kubectl writes: a=b, a==b,
+// a!=b, a (exists), !a (absent), comma-separated, all of which must hold. Set-based
+// selectors (in, notin) are refused rather than misread.
+func parseSelector(s string) (func(map[string]string) bool, error) {
+	type req struct {
+		key, op, value string
+	}
+	var reqs []req
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "":
+		case strings.Contains(part, " in ") || strings.Contains(part, " notin ") || strings.Contains(part, "("):
+			return nil, fmt.Errorf("apitest: set-based selector %q is not supported", part)
+		case strings.Contains(part, "!="):
+			k, v, _ := strings.Cut(part, "!=")
+			reqs = append(reqs, req{strings.TrimSpace(k), "!=", strings.TrimSpace(v)})
+		case strings.Contains(part, "="):
+			k, v, _ := strings.Cut(strings.Replace(part, "==", "=", 1), "=")
+			reqs = append(reqs, req{strings.TrimSpace(k), "=", strings.TrimSpace(v)})
+		case strings.HasPrefix(part, "!"):
+			reqs = append(reqs, req{strings.TrimSpace(part[1:]), "!", ""})
+		default:
+			reqs = append(reqs, req{part, "exists", ""})
+		}
+	}
+	return func(labels map[string]string) bool {
+		for _, r := range reqs {
+			v, ok := labels[r.key]
+			switch {
+			case r.op == "=" && (!ok || v != r.value),
+				r.op == "!=" && ok && v == r.value,
+				r.op == "!" && ok,
+				r.op == "exists" && !ok:
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+// parseFieldSelector supports metadata.name and metadata.namespace, with = and !=.
+func parseFieldSelector(s string) (func(object) bool, error) {
+	var checks []func(object) bool
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		neg := strings.Contains(part, "!=")
+		k, v, ok := strings.Cut(strings.Replace(strings.Replace(part, "!=", "=", 1), "==", "=", 1), "=")
+		if !ok || (k != "metadata.name" && k != "metadata.namespace") {
+			return nil, fmt.Errorf("apitest: field selector %q is not supported (metadata.name, metadata.namespace are)", part)
+		}
+		field := strings.TrimPrefix(k, "metadata.")
+		checks = append(checks, func(o object) bool {
+			got, _ := o.meta()[field].(string)
+			return (got == v) != neg
+		})
+	}
+	return func(o object) bool {
+		for _, c := range checks {
+			if !c(o) {
+				return false
+			}
+		}
+		return true
+	}, nil
+}

@@ -1,0 +1,68 @@
+package apitest
+
+import (
+	"net/url"
+	"strings"
+)
+
+// target is what a request path names:
+//
+//	/api/v1/namespaces/demo/pods/web/status → {"", v1, demo, pods, web, status}
+//	/apis/apps/v1/deployments                → {apps, v1, "", deployments, "", ""}
+//	/api/v1/namespaces/demo                  → {"", v1, "", namespaces, demo, ""}
+type target struct {
+	group, version, namespace, resource, name, sub string
+}
+
+// parsePath splits an API path; ok is false for anything that is not one.
+func parsePath(p string) (target, bool) {
+	var t target
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, s := range segs {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return t, false
+		}
+		segs[i] = u
+	}
+	switch {
+	case len(segs) >= 2 && segs[0] == "api":
+		t.version, segs = segs[1], segs[2:]
+	case len(segs) >= 3 && segs[0] == "apis":
+		t.group, t.version, segs = segs[1], segs[2], segs[3:]
+	default:
+		return t, false
+	}
+	// namespaces/NS/RESOURCE… is a namespaced resource; namespaces[/NAME[/SUB]]
+	// with SUB status or finalize is the namespaces resource itself.
+	if len(segs) >= 3 && segs[0] == "namespaces" && segs[2] != "status" && segs[2] != "finalize" {
+		t.namespace, segs = segs[1], segs[2:]
+	}
+	if len(segs) == 0 || len(segs) > 3 || segs[0] == "" {
+		return t, false
+	}
+	t.resource = segs[0]
+	if len(segs) > 1 {
+		t.name = segs[1]
+	}
+	if len(segs) > 2 {
+		t.sub = segs[2]
+	}
+	return t, true
+}
+
+// collection is the key of the resource across namespaces: "pods", "deployments.apps".
+func (t target) collection() string {
+	if t.group == "" {
+		return t.resource
+	}
+	return t.resource + "." + t.group
+}
+
+// apiVersion is what objects of the target carry: "v1", "apps/v1".
+func (t target) apiVersion() string {
+	if t.group == "" {
+		return t.version
+	}
+	return t.group + "/" + t.version
+}

@@ -1,0 +1,129 @@
+package apitest
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/listwatch/recording"
+)
+
+// Server is a small Kubernetes API server in memory, on an httptest TLS server. It
+// works two ways, and a test picks one:
+//
+//   - Replay (replay.go): it answers requests from a recording, exchange by
+//     exchange, faults included — LIST pages in order, watch streams line by line
+//     with a flush after each, connections closed, cut or stalled where the script
+//     says. A request that does not match the script is an error the test reads
+//     from Err. This is how the reflector's scenario tests run.
+//   - Live (objects.go, watch.go): it keeps objects and serves GET, LIST (with
+//     label selectors and paging), WATCH (from a resourceVersion, with streaming
+//     lists), POST, PUT, PATCH (merge and strategic-merge as merge) and DELETE,
+//     each write getting the next resourceVersion and a watch event. This is what
+//     controller tests and the demo command run on.
+//
+// Until Replay is called the server is live. Build one with NewServer and Close it.
+// A Server is safe for concurrent use; its hooks (OnReply) are called from request
+// goroutines.
+type Server struct {
+	// URL is the server's base URL, https://127.0.0.1:PORT.
+	URL string
+	ts  *httptest.Server
+
+	// OnReply, when set before the first request, is told when a scripted response
+	// has been written up to its end (and, for a stall, when the stall begins).
+	// Tests use it to move a fake clock at the moment only time can make progress.
+	OnReply func(Reply)
+
+	mu     sync.Mutex
+	replay *replayState // nil while live
+	live   liveState
+}
+
+// NewServer starts a Server; clock times the live watches' timeoutSeconds (nil: the
+// real clock).
+func NewServer(clock apiclient.Clock) *Server {
+	if clock == nil {
+		clock = apiclient.RealClock{}
+	}
+	s := &Server{}
+	s.live.init(clock)
+	s.ts = httptest.NewTLSServer(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.ts.URL
+	return s
+}
+
+// Close shuts the server down, ending every open watch.
+func (s *Server) Close() {
+	s.live.close()
+	s.mu.Lock()
+	if s.replay != nil {
+		s.replay.closeOnce.Do(func() { close(s.replay.closed) })
+	}
+	s.mu.Unlock()
+	s.ts.CloseClientConnections()
+	s.ts.Close()
+}
+
+// Config returns a kubeconfig.Config for the server: its URL, and its certificate as
+// the CA. There is no authentication.
+func (s *Server) Config() *kubeconfig.Config {
+	cert := s.ts.Certificate()
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw})
+	return &kubeconfig.Config{Server: s.URL, Namespace: "default", Source: "apitest", TLS: kubeconfig.TLSConfig{CAData: ca}}
+}
+
+// Client returns an apiclient.Client for the server. Unless opts says otherwise,
+// rate limiting is off (QPS -1) and the transport is the test server's.
+func (s *Server) Client(opts apiclient.Options) (*apiclient.Client, error) {
+	if opts.Transport == nil {
+		opts.Transport = s.ts.Client().Transport
+	}
+	if opts.QPS == 0 {
+		opts.QPS = -1
+	}
+	return apiclient.New(s.Config(), opts)
+}
+
+// serveHTTP is the one entry point: the script answers while there is one, the
+// live objects otherwise.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	rs := s.replay
+	s.mu.Unlock()
+	if rs != nil {
+		s.serveReplay(rs, w, r)
+		return
+	}
+	s.serveLive(w, r)
+}
+
+// writeStatus answers with a meta.k8s.io/v1 Status, the way the API server reports
+// every failure.
+func writeStatus(w http.ResponseWriter, code int, reason, format string, args ...any) {
+	st := apiclient.Status{Status: "Failure", Message: fmt.Sprintf(format, args...), Reason: reason, Code: code}
+	body, _ := json.Marshal(struct {
+		Kind       string `json:"kind"`
+		APIVersion string `json:"apiVersion"`
+		apiclient.Status
+	}{"Status", "v1", st})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(append(body, '\n'))
+}
+
+// Reply describes a scripted response the server has just finished writing.
+type Reply struct {
+	// Index is the exchange's position in the script (from 0).
+	Index    int
+	Exchange *recording.Exchange
+	// ResourceVersion is metadata.resourceVersion of the last whole line written
+	// (the last watch event, or the LIST), "" when none had one. A test waiting for
+	// a stall knows the client has caught up when it has seen this version.
+	ResourceVersion string
+}

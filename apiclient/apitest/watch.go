@@ -1,0 +1,111 @@
+package apitest
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// watch serves a live watch the way the API server does: from resourceVersion N,
+// every change after N; from "" or "0", ADDED for each object that exists, then the
+// changes; with sendInitialEvents=true, the same ADDED events and then a BOOKMARK
+// annotated k8s.io/initial-events-end. A resourceVersion older than the last Compact
+// gets a 410 ERROR event. The stream ends after timeoutSeconds (on the server's
+// clock), when the client leaves, or when the server closes. Periodic bookmarks are
+// not sent.
+func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values) {
+	sel, err := parseSelector(q.Get("labelSelector"))
+	if err != nil {
+		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	fields, err := parseFieldSelector(q.Get("fieldSelector"))
+	if err != nil {
+		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	initial := q.Get("sendInitialEvents") == "true"
+	if initial && q.Get("resourceVersionMatch") != "NotOlderThan" {
+		writeStatus(w, http.StatusUnprocessableEntity, "Invalid", "sendInitialEvents requires resourceVersionMatch=NotOlderThan")
+		return
+	}
+	var timeout <-chan time.Time
+	if secs, _ := strconv.Atoi(q.Get("timeoutSeconds")); secs > 0 {
+		timeout = l.clock.After(time.Duration(secs) * time.Second)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	flush()
+	send := func(typ string, body []byte) {
+		fmt.Fprintf(w, `{"type":%q,"object":%s}`+"\n", typ, body)
+		flush()
+	}
+	matches := func(namespace string, labels map[string]string, o object) bool {
+		return (t.namespace == "" || namespace == t.namespace) && sel(labels) && fields(o)
+	}
+
+	l.mu.Lock()
+	rv := q.Get("resourceVersion")
+	from, err := strconv.ParseInt(rv, 10, 64)
+	switch {
+	case rv == "" || rv == "0" || initial:
+		// The current state first, as ADDED events, in key order.
+		coll := l.objects[t.collection()]
+		for _, k := range sortedKeys(coll) {
+			o := coll[k]
+			ns, _ := o.meta()["namespace"].(string)
+			if matches(ns, labelsOf(o), o) {
+				send("ADDED", marshal(o))
+			}
+		}
+		from = l.rv
+		if initial {
+			send("BOOKMARK", []byte(fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}`,
+				kindOf(t, nil), t.apiVersion(), l.rv)))
+		}
+	case err != nil:
+		l.mu.Unlock()
+		send("ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid resourceVersion %q","reason":"BadRequest","code":400}`, rv)))
+		return
+	case from < l.compacted:
+		l.mu.Unlock()
+		send("ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: %d (%d)","reason":"Expired","code":410}`, from, l.compacted)))
+		return
+	}
+	l.mu.Unlock()
+
+	for {
+		l.mu.Lock()
+		var batch []change
+		for _, c := range l.history {
+			named := object{"metadata": map[string]any{"name": c.name, "namespace": c.namespace}}
+			if c.rv > from && c.collection == t.collection() && matches(c.namespace, c.labels, named) {
+				batch = append(batch, c)
+			}
+		}
+		if n := len(l.history); n > 0 && l.history[n-1].rv > from {
+			from = l.history[n-1].rv
+		}
+		wake, stopped := l.changed, l.stopped
+		l.mu.Unlock()
+		for _, c := range batch {
+			send(c.typ, c.body)
+		}
+		select {
+		case <-wake:
+		case <-timeout:
+			return
+		case <-r.Context().Done():
+			return
+		case <-stopped:
+			return
+		}
+	}
+}
