@@ -1,0 +1,46 @@
+package controller
+
+import (
+	"github.com/kubewire/kubewire/controller/metrics"
+)
+
+// What /metrics shows of informers and controllers. Every value is read at scrape
+// time from the component itself (GaugeFunc, CounterFunc): nothing is counted
+// twice, and nothing here runs on the hot path.
+
+func (m *Manager) informerMetrics(key InformerKey, inf *Informer) {
+	sel := key.LabelSelector
+	if key.FieldSelector != "" {
+		sel += ";" + key.FieldSelector
+	}
+	l := metrics.Labels{"informer": key.Resource, "namespace": key.Namespace, "selector": sel}
+	m.reg.GaugeFunc("kubewire_informer_cache_objects", "Objects in the informer's cache.", l, func() float64 { return float64(inf.Len()) })
+	m.reg.GaugeFunc("kubewire_informer_fifo_depth", "Entries waiting in the informer's FIFO.", l, func() float64 { return float64(inf.FIFOLen()) })
+	m.reg.GaugeFunc("kubewire_informer_handler_backlog", "Notifications waiting for the informer's slowest handler.", l, func() float64 {
+		most := 0
+		for _, b := range inf.Backlogs() {
+			most = max(most, b)
+		}
+		return float64(most)
+	})
+	for _, t := range []string{"Added", "Updated", "Deleted", "Replaced", "Sync"} {
+		lt := metrics.Labels{"informer": key.Resource, "namespace": key.Namespace, "selector": sel, "type": t}
+		m.reg.CounterFunc("kubewire_informer_events_total", "Deltas the informer applied to its cache, by type.", lt, func() float64 { return float64(inf.Events()[t]) })
+	}
+	m.reg.GaugeFunc("kubewire_informer_synced", "1 once the informer and its handlers have the initial list.", l, func() float64 {
+		if inf.HasSynced() {
+			return 1
+		}
+		return 0
+	})
+}
+
+func (m *Manager) controllerMetrics(c *Controller) {
+	l := metrics.Labels{"controller": c.Name()}
+	stat := func(f func(Stats) float64) func() float64 { return func() float64 { return f(c.Stats()) } }
+	m.reg.CounterFunc("kubewire_reconcile_total", "Reconcile calls.", l, stat(func(s Stats) float64 { return float64(s.Reconciles) }))
+	m.reg.CounterFunc("kubewire_reconcile_errors_total", "Reconcile calls that returned an error (panics included).", l, stat(func(s Stats) float64 { return float64(s.Errors) }))
+	m.reg.CounterFunc("kubewire_reconcile_dropped_total", "Requests dropped after MaxRetries failures.", l, stat(func(s Stats) float64 { return float64(s.Dropped) }))
+	m.reg.CounterFunc("kubewire_reconcile_panics_total", "Reconcile calls that panicked.", l, stat(func(s Stats) float64 { return float64(s.Panics) }))
+	m.reg.CounterFunc("kubewire_reconcile_time_seconds_total", "Time spent in Reconcile.", l, stat(func(s Stats) float64 { return s.TimeSpent.Seconds() }))
+}

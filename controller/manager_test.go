@@ -1,0 +1,185 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
+	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/fifo"
+)
+
+// scripts hands out one script per informer key, so the test can feed each.
+type scripts map[controller.InformerKey]*script
+
+func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) controller.Runner {
+	sc := &script{sink: sink}
+	s[key] = sc
+	return sc
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *testing.T) {
+	leases := leasetest.NewServer(t)
+	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{LabelSelector: "app=web"})
+	b := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{LabelSelector: "app=web"})
+	c := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	d := m.Informer(apiclient.Namespaces, "ignored", apiclient.ListOptions{})
+	e := m.Informer(apiclient.Namespaces, "", apiclient.ListOptions{})
+	if a != b || a == c || d != e {
+		t.Fatal("informers are shared by (resource, namespace, selectors); cluster-scoped ones ignore the namespace")
+	}
+}
+
+func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
+	leases := leasetest.NewServer(t)
+	src := scripts{}
+	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	rec := newLog(map[string][]error{"default/b": {errors.New("transient")}})
+	ctrl := controller.New("pod-printer", rec, controller.Options{Log: quiet})
+	ctrl.Watch(pods, nil)
+	m.Add(ctrl)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
+	must(t, sc.sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
+	got := map[string]bool{<-rec.calls: true, <-rec.calls: true}
+	if !got["default/a err=<nil>"] || !got["default/b err=transient"] {
+		t.Fatalf("reconciles: %v", got)
+	}
+	<-rec.calls // b's retry, after 5 ms of real backoff
+	page := scrape(t, m.Registry())
+	for _, want := range []string{
+		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector=""} 2`,
+		`kubewire_reconcile_total{controller="pod-printer"} 3`,
+		`kubewire_reconcile_errors_total{controller="pod-printer"} 1`,
+		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced"} 2`,
+		`workqueue_adds_total{name="pod-printer"}`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("metrics page lacks %q:\n%s", want, page)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run after cancel: %v", err)
+	}
+}
+
+func TestManager_one_failing_informer_stops_everything(t *testing.T) {
+	leases := leasetest.NewServer(t)
+	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Log: quiet,
+		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) controller.Runner {
+			return failing{}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Informer(apiclient.Pods, "", apiclient.ListOptions{})
+	err = m.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "informer pods: forbidden") {
+		t.Fatalf("Run = %v, want the informer's error", err)
+	}
+}
+
+func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T) {
+	leases := leasetest.NewServer(t)
+	clock := apitest.NewClock()
+	// Someone else holds the lease, renewed just now.
+	leases.Put(leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire", Namespace: "default"},
+		Spec: leaderelection.LeaseSpec{HolderIdentity: "other", LeaseDurationSeconds: 15,
+			RenewTime: leaderelection.NewMicroTime(clock.Now())}})
+	src := scripts{}
+	m, err := controller.NewManager(leases.Client(t, clock), controller.ManagerOptions{Source: src.source, Log: quiet,
+		LeaderElection: &leaderelection.Config{Namespace: "default", Name: "kubewire", Identity: "me", Clock: clock, ReleaseOnCancel: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	rec := newLog(nil)
+	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
+	ctrl.Watch(pods, nil)
+	m.Add(ctrl)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
+	must(t, sc.sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	// Standby: the cache fills, nothing is reconciled.
+	if !pods.WaitForCacheSync(ctx) {
+		t.Fatal("standby cache never synced")
+	}
+	select {
+	case got := <-rec.calls:
+		t.Fatalf("a standby reconciled %q", got)
+	default:
+	}
+	// The other holder stops renewing; 15 s later (and a retry) this one leads.
+	for i := 0; i < 20; i++ {
+		clock.BlockUntilWaiters(1)
+		clock.Step(2 * time.Second)
+		select {
+		case got := <-rec.calls:
+			if got != "default/a err=<nil>" {
+				t.Fatalf("leader reconciled %q", got)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if l, _ := leases.Lease("default", "kubewire"); l.Spec.HolderIdentity != "" {
+				t.Fatalf("lease still held by %q after a clean stop", l.Spec.HolderIdentity)
+			}
+			return
+		default:
+		}
+	}
+	t.Fatal("never took over the expired lease")
+}
+
+type failing struct{}
+
+func (failing) Run(context.Context) error { return errors.New("forbidden") }
+
+func waitScript(s scripts, key controller.InformerKey) *script {
+	for {
+		if sc, ok := s[key]; ok && sc.sink != nil {
+			return sc
+		}
+		yield()
+	}
+}
+
+func scrape(t *testing.T, reg *metrics.Registry) string {
+	t.Helper()
+	ts := httptest.NewServer(metrics.Handler(reg, nil))
+	defer ts.Close()
+	resp, err := ts.Client().Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
