@@ -16,4 +16,6 @@ func reflectorSource(trace func(string)) func(InformerKey, apiclient.ResourceCli
 
 type notYet struct{}
 
-func (notYet) Run(context.Context) error { return errors.New("the listwatch Reflector is not wired yet") }
+func (notYet) Run(context.Context) error {
+	return errors.New("the listwatch Reflector is not wired yet")
+}
