@@ -147,6 +147,18 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 	}, 0)
 }
 
+// WatchWith connects an informer through a handler of the caller's making, for
+// controllers that react to transitions (a pod that was Pending and is now
+// Running) rather than to every change; the handler calls enqueue with the
+// Requests to reconcile. Call it before Run.
+func (c *Controller) WatchWith(inf *Informer, handler func(enqueue func(Request)) Handler) {
+	c.informers = append(c.informers, inf)
+	inf.AddHandler(handler(func(r Request) {
+		c.queue.Add(r)
+		c.trace("queue add %s depth=%d", r, c.queue.Len())
+	}), 0)
+}
+
 // Run waits until every watched informer has synced (and its handlers have the
 // initial list), starts the workers, and blocks until ctx is done. Then it stops
 // handing out work, gives the reconciles in flight ShutdownTimeout to finish, and
