@@ -1,0 +1,294 @@
+package listwatch_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/listwatch"
+	"github.com/kubewire/kubewire/listwatch/recording"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden from what the tests see")
+
+// discard is a logger for tests: the steps say everything.
+var discard = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
+
+// modelSink is a Sink that keeps what it was told, as the store would after the
+// FIFO drained, and writes a golden line for what only it can see: which objects a
+// Replace removed.
+type modelSink struct {
+	mu      sync.Mutex
+	objects map[string]*apiclient.Object
+	lines   *[]string
+	resyncs int
+	fail    map[string]error // method → error to return
+}
+
+func newModelSink(lines *[]string) *modelSink {
+	return &modelSink{objects: map[string]*apiclient.Object{}, lines: lines, fail: map[string]error{}}
+}
+
+func (s *modelSink) Add(o *apiclient.Object) error    { return s.put("Add", o) }
+func (s *modelSink) Update(o *apiclient.Object) error { return s.put("Update", o) }
+
+func (s *modelSink) put(method string, o *apiclient.Object) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.fail[method]; err != nil {
+		return err
+	}
+	s.objects[o.Key()] = o
+	return nil
+}
+
+func (s *modelSink) Delete(o *apiclient.Object) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.fail["Delete"]; err != nil {
+		return err
+	}
+	delete(s.objects, o.Key())
+	return nil
+}
+
+func (s *modelSink) Replace(list []*apiclient.Object, rv string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.fail["Replace"]; err != nil {
+		return err
+	}
+	listed := map[string]*apiclient.Object{}
+	for _, o := range list {
+		listed[o.Key()] = o
+	}
+	for _, k := range sortedKeys(s.objects) {
+		if _, ok := listed[k]; !ok && s.lines != nil {
+			*s.lines = append(*s.lines, fmt.Sprintf("DELETE %s rv=%s (missing from relist)", k, s.objects[k].Metadata.ResourceVersion))
+		}
+	}
+	s.objects = listed
+	return nil
+}
+
+func (s *modelSink) Resync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resyncs++
+	return nil
+}
+
+// state is the sink's content as sorted "key rv" lines.
+func (s *modelSink) state() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, k := range sortedKeys(s.objects) {
+		out = append(out, k+" rv="+s.objects[k].Metadata.ResourceVersion)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]*apiclient.Object) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// scenario is one replay: a recording played by the test server to a reflector on a
+// fake clock, with the lines of what happened.
+type scenario struct {
+	t      *testing.T
+	srv    *apitest.Server
+	clock  *apitest.Clock
+	sink   *modelSink
+	r      *listwatch.Reflector
+	opts   listwatch.Options
+	client *apiclient.Client
+
+	mu      sync.Mutex
+	lines   []string
+	idle    time.Duration // the current watch's idle timeout
+	events  int           // event steps since the last WATCH
+	stallAt int           // when ≥ 0: a stall began after this many events
+}
+
+// newScenario sets up a replay of rec. opts may set anything but Clock, Rand,
+// OnStep and Logger, which the scenario owns.
+func newScenario(t *testing.T, rec *recording.Recording, opts listwatch.Options) *scenario {
+	t.Helper()
+	sc := &scenario{t: t, clock: apitest.NewClock(), stallAt: -1}
+	sc.srv = apitest.NewServer(sc.clock)
+	t.Cleanup(sc.srv.Close)
+	sc.srv.Replay(rec)
+	sc.srv.OnReply = sc.onReply
+	c, err := sc.srv.Client(apiclient.Options{Clock: sc.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.client = c
+	sc.sink = newModelSink(&sc.lines)
+	opts.Clock, opts.Rand, opts.OnStep, opts.Logger = sc.clock, rand.New(rand.NewPCG(1, 2)), sc.onStep, discard
+	if opts.IdleMargin == 0 {
+		opts.IdleMargin = 30 * time.Second
+	}
+	sc.opts = opts
+	sc.r = listwatch.New(c.Resource(apiclient.Pods).Namespace(namespaceOf(rec)), sc.sinkLocked(), opts)
+	return sc
+}
+
+// sinkLocked wraps the sink so that its golden lines are written under the
+// scenario's lock (Replace runs on the reflector's goroutine, as steps do).
+func (sc *scenario) sinkLocked() listwatch.Sink { return lockedSink{sc} }
+
+type lockedSink struct{ sc *scenario }
+
+func (l lockedSink) Add(o *apiclient.Object) error    { return l.sc.sink.Add(o) }
+func (l lockedSink) Update(o *apiclient.Object) error { return l.sc.sink.Update(o) }
+func (l lockedSink) Delete(o *apiclient.Object) error { return l.sc.sink.Delete(o) }
+func (l lockedSink) Resync() error                    { return l.sc.sink.Resync() }
+func (l lockedSink) Replace(list []*apiclient.Object, rv string) error {
+	l.sc.mu.Lock()
+	defer l.sc.mu.Unlock()
+	return l.sc.sink.Replace(list, rv)
+}
+
+// run plays the scenario to its end — the reflector asks for more than the script
+// holds — and returns the lines: the steps, the deletions the sink saw, and the
+// sink's final content.
+func (sc *scenario) run() []string {
+	sc.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- sc.r.Run(ctx) }()
+	select {
+	case <-sc.srv.Done():
+	case err := <-done:
+		sc.t.Fatalf("Run returned early: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		sc.t.Fatal(err)
+	}
+	if err := sc.srv.Err(); err != nil {
+		sc.t.Fatal(err)
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	lines := append([]string(nil), sc.lines...)
+	lines = append(lines, "-- the sink holds:")
+	for _, s := range sc.sink.state() {
+		lines = append(lines, "   "+s)
+	}
+	return lines
+}
+
+// onStep writes the step's line and moves the fake clock when the reflector waits
+// for it: a backoff at once (its timer is armed before the step is reported), an
+// idle timeout once the reflector has applied everything a stalled watch sent.
+func (sc *scenario) onStep(s listwatch.Step) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.lines = append(sc.lines, s.String())
+	switch s.Op {
+	case listwatch.OpBackoff:
+		sc.clock.Step(s.Wait)
+	case listwatch.OpWatch:
+		sc.idle, sc.events, sc.stallAt = s.Timeout+sc.opts.IdleMargin, 0, -1
+	case listwatch.OpItem, listwatch.OpAdd, listwatch.OpUpdate, listwatch.OpDelete, listwatch.OpBookmark, listwatch.OpSkip:
+		sc.events++
+	case listwatch.OpError:
+		if s.Next == "go on" {
+			sc.events++
+		}
+	}
+	sc.maybeIdle()
+}
+
+// onReply is the server's side: a stall waits for the reflector to catch up, a
+// Retry-After for the client to start its wait.
+func (sc *scenario) onReply(rep apitest.Reply) {
+	if rep.Exchange.RetryAfter > 0 {
+		d := time.Duration(rep.Exchange.RetryAfter) * time.Second
+		go func() {
+			sc.clock.BlockUntilDue(d)
+			sc.clock.Step(d)
+		}()
+	}
+	if rep.Exchange.End == recording.Stall {
+		sc.mu.Lock()
+		defer sc.mu.Unlock()
+		sc.stallAt = len(rep.Exchange.Lines)
+		sc.maybeIdle()
+	}
+}
+
+// maybeIdle steps the clock past the idle timeout when a stall is on and the
+// reflector has applied every event sent before it; called with mu held.
+func (sc *scenario) maybeIdle() {
+	if sc.stallAt >= 0 && sc.events >= sc.stallAt {
+		sc.stallAt = -1
+		sc.clock.Step(sc.idle)
+	}
+}
+
+// namespaceOf reads the namespace of the recording's first request.
+func namespaceOf(rec *recording.Recording) string {
+	if len(rec.Exchanges) == 0 {
+		return ""
+	}
+	_, rest, ok := strings.Cut(rec.Exchanges[0].Target, "/namespaces/")
+	if !ok {
+		return ""
+	}
+	ns, _, _ := strings.Cut(rest, "/")
+	return ns
+}
+
+// golden compares lines with testdata/golden/NAME.golden, or rewrites it with -update.
+func golden(t *testing.T, name string, lines []string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	got := strings.Join(lines, "\n") + "\n"
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s differs (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// script parses an inline recording.
+func script(t *testing.T, lines ...string) *recording.Recording {
+	t.Helper()
+	rec, err := recording.Parse(strings.NewReader(recording.Magic + "\n" + strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}

@@ -1,0 +1,101 @@
+package listwatch
+
+import (
+	"context"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// list reads everything that exists, page by page, and returns it with the
+// resourceVersion it is a snapshot of. Each page is decoded object by object as it
+// arrives (ResourceClient.ListEach), so no page is ever held as one buffer.
+//
+// Which resourceVersion it asks for, and whether it pages, follows client-go:
+//
+//   - the first list asks for "0": any recent state, which the API server answers
+//     from its watch cache without touching etcd;
+//   - a relist asks for the last version seen ("not older than"), also from the
+//     cache, and without a limit, since in Kubernetes up to 1.32 a limit with a
+//     version other than "0" sends the request to etcd — unless this server has
+//     shown that it pages (no watch cache), and then with the limit, to keep etcd's
+//     answers small;
+//   - after a 410 on such a list (the version is older than anything kept), it
+//     asks for "" — the latest state, read from etcd — with the limit.
+//
+// A 410 on a continuation page means the continue token expired (etcd compacted
+// the snapshot away while we read): it starts over with one LIST of everything at
+// the same version, as client-go's pager does. Continuation pages carry no
+// resourceVersion (the API refuses both at once).
+func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, error) {
+	opts := r.listOptions()
+	opts.ResourceVersion = r.listVersion()
+	opts.Limit = r.pageLimit(opts.ResourceVersion)
+	first := opts
+	var items []*apiclient.Object
+	keep := func(o *apiclient.Object) error {
+		items = append(items, o)
+		r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
+		return nil
+	}
+	rv := ""
+	for page := 1; ; page++ {
+		r.step(Step{Op: OpList, ResourceVersion: opts.ResourceVersion, Page: page, Limit: opts.Limit})
+		meta, err := r.rc.ListEach(ctx, opts, r.opts.Decode, keep)
+		switch {
+		case err == nil:
+		case apiclient.IsGone(err) && opts.Continue != "":
+			r.noteError(err)
+			r.step(Step{Op: OpError, Err: err, Next: "list everything at once"})
+			items, rv, page = nil, "", 0
+			opts = first
+			opts.Limit = 0
+			continue
+		case apiclient.IsGone(err) && opts.ResourceVersion != "":
+			r.noteError(err)
+			r.step(Step{Op: OpError, Err: err, Next: "list the latest"})
+			r.rvUnavailable = true
+			items, rv, page = nil, "", 0
+			opts = r.listOptions()
+			opts.Limit = r.pageLimit("")
+			first = opts
+			continue
+		default:
+			return nil, "", err
+		}
+		if rv == "" {
+			rv = meta.ResourceVersion
+		}
+		if meta.Continue == "" {
+			return items, rv, nil
+		}
+		r.paged = true
+		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
+	}
+}
+
+// listOptions are the selectors every request carries.
+func (r *Reflector) listOptions() apiclient.ListOptions {
+	return apiclient.ListOptions{LabelSelector: r.opts.LabelSelector, FieldSelector: r.opts.FieldSelector}
+}
+
+// listVersion is the resourceVersion a list asks for (see list).
+func (r *Reflector) listVersion() string {
+	switch {
+	case r.rvUnavailable:
+		return ""
+	case r.rv == "":
+		return "0"
+	}
+	return r.rv
+}
+
+// pageLimit is the limit a list at rv asks for (see list).
+func (r *Reflector) pageLimit(rv string) int64 {
+	if r.opts.PageSize < 0 {
+		return 0
+	}
+	if rv == "" || rv == "0" || r.paged {
+		return r.opts.PageSize
+	}
+	return 0
+}

@@ -1,0 +1,73 @@
+package listwatch
+
+import (
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// Options tune a Reflector. The zero value gives client-go's behaviour: pages of 500,
+// watch timeouts between 5 and 10 minutes, client-go's backoff, no resync, LIST
+// rather than streaming lists.
+type Options struct {
+	// Name names the reflector in logs, e.g. "pods" or "deployments.apps in demo".
+	Name string
+	// LabelSelector and FieldSelector narrow what is listed and watched; they are
+	// passed to the server as they are.
+	LabelSelector string
+	FieldSelector string
+	// PageSize is the limit of each LIST page; 0 means 500, negative means no limit.
+	PageSize int64
+	// WatchList lists with a streaming list (a watch with sendInitialEvents=true)
+	// instead of LIST, falling back to LIST when the server refuses.
+	WatchList bool
+	// ResyncPeriod, when positive, calls Sink.Resync this often once synced.
+	ResyncPeriod time.Duration
+	// MinWatchTimeout: each watch asks the server to end it after a random time in
+	// [MinWatchTimeout, 2×MinWatchTimeout), so that many clients do not all re-watch
+	// at once; 0 means 5 minutes.
+	MinWatchTimeout time.Duration
+	// IdleMargin: a watch that delivers nothing, not even a bookmark, for its
+	// timeout plus this is presumed dead and dropped; 0 means 30 seconds.
+	IdleMargin time.Duration
+	// Backoff shapes the waits after failures; the zero value is client-go's.
+	Backoff Backoff
+	// Decode says how objects are decoded; the zero value drops managedFields.
+	Decode apiclient.DecodeOptions
+	// Clock times backoffs, watch timeouts and resyncs; nil means the real clock.
+	Clock apiclient.Clock
+	// Rand draws the jitter of backoffs and the watch timeouts; nil means
+	// math/rand/v2's global source. Tests pass rand.New(rand.NewPCG(1, 2)) to make
+	// both repeatable. Only the Run goroutine draws from it.
+	Rand *rand.Rand
+	// OnStep, when set, is called for every Step: the --trace output, the golden
+	// files of the scenario tests. Calls never overlap; most come from the Run
+	// goroutine, RESYNC from the resync goroutine. It must not block for long: the
+	// reflector waits for it.
+	OnStep func(Step)
+	// Logger receives failures (Warn) and the steps (Debug); nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.PageSize == 0 {
+		o.PageSize = 500
+	}
+	if o.MinWatchTimeout <= 0 {
+		o.MinWatchTimeout = 5 * time.Minute
+	}
+	if o.IdleMargin <= 0 {
+		o.IdleMargin = 30 * time.Second
+	}
+	o.Backoff = o.Backoff.withDefaults()
+	if o.Clock == nil {
+		o.Clock = apiclient.RealClock{}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}

@@ -1,0 +1,271 @@
+package listwatch
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// Reflector keeps a Sink in step with one resource on the API server: it lists, then
+// watches, and starts over when the server says so, for as long as Run runs. The
+// package doc draws its states; this file holds one method per transition.
+//
+// Build one with New; the zero value is not usable. Run is called once. Health,
+// HasSynced and LastSyncResourceVersion are safe from any goroutine; everything
+// else belongs to the Run goroutine.
+type Reflector struct {
+	rc    apiclient.ResourceClient
+	sink  Sink
+	opts  Options
+	clock apiclient.Clock
+	log   *slog.Logger
+	rand  func() float64
+
+	// Owned by the Run goroutine.
+	rv            string        // the last resourceVersion seen: where the next watch starts
+	rvUnavailable bool          // a LIST at rv got 410: list the latest state instead
+	paged         bool          // a LIST came back in pages: this server pages (no watch cache)
+	streaming     bool          // streaming lists are on and the server has not refused one
+	synced        bool          // the first list reached the Sink
+	watches       int           // watches started since the last list
+	events        int           // watch events since the last list
+	idleTimeout   time.Duration // of the current watch: its timeout plus the margin
+	backoff       backoff
+
+	running atomic.Bool
+	stepMu  sync.Mutex // OnStep calls never overlap
+	mu      sync.Mutex // guards health
+	health  Health
+}
+
+// New returns a Reflector that lists and watches rc (a resource, in a namespace or in
+// all) into sink.
+func New(rc apiclient.ResourceClient, sink Sink, opts Options) *Reflector {
+	opts = opts.withDefaults()
+	r := &Reflector{rc: rc, sink: sink, opts: opts, clock: opts.Clock, streaming: opts.WatchList}
+	r.log = opts.Logger.With("reflector", opts.Name)
+	r.rand = rand.Float64
+	if opts.Rand != nil {
+		r.rand = opts.Rand.Float64
+	}
+	r.backoff.Backoff = opts.Backoff
+	return r
+}
+
+// stateFn is one state of the loop: it does the state's work and returns the next
+// state, nil to stop.
+type stateFn func(ctx context.Context) stateFn
+
+// Run lists, watches and recovers until ctx is done, then returns nil. It returns an
+// error only when it cannot start: no Sink, or called a second time.
+func (r *Reflector) Run(ctx context.Context) error {
+	if r.sink == nil {
+		return errors.New("listwatch: New was given a nil Sink")
+	}
+	if !r.running.CompareAndSwap(false, true) {
+		return errors.New("listwatch: Run called twice")
+	}
+	defer r.setState(Stopped)
+	if r.opts.ResyncPeriod > 0 {
+		// The resync goroutine is owned by Run: it stops with ctx, and Run waits
+		// for it, so nothing touches the Sink after Run returns.
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.resyncLoop(ctx)
+		}()
+		defer wg.Wait()
+	}
+	for state := r.listing; state != nil && ctx.Err() == nil; {
+		state = state(ctx)
+	}
+	return nil
+}
+
+// listing is the Listing state: a streaming list when on, else (or when it fails
+// before the list is complete) a LIST; then the Sink is replaced and the loop
+// watches.
+func (r *Reflector) listing(ctx context.Context) stateFn {
+	r.setState(Listing)
+	if r.synced {
+		r.count(true, false)
+	}
+	if r.streaming {
+		res := r.watch(ctx, true)
+		if res.kind != fellBack {
+			return r.after(res)
+		}
+	}
+	items, rv, err := r.list(ctx)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err == nil {
+		err = r.listed(items, rv, false)
+	}
+	if err != nil {
+		return r.backOff(ctx, err, r.listing)
+	}
+	return r.watching
+}
+
+// watching is the Watching state: one watch from the last resourceVersion.
+func (r *Reflector) watching(ctx context.Context) stateFn {
+	r.setState(Watching)
+	return r.after(r.watch(ctx, false))
+}
+
+// after is the way out of Watching: where a watch's end leads.
+func (r *Reflector) after(res result) stateFn {
+	switch res.kind {
+	case stopped:
+		return nil
+	case ended:
+		return r.rewatch
+	case gone:
+		return r.relist(res.err)
+	case idle:
+		return r.dropIdle(res.err)
+	case notListed:
+		return func(ctx context.Context) stateFn { return r.backOff(ctx, res.err, r.listing) }
+	}
+	return func(ctx context.Context) stateFn { return r.backOff(ctx, res.err, r.watching) }
+}
+
+// listed: Listing → Watching. The list goes to the Sink as one Replace at its
+// resourceVersion, and the watch will start from there.
+func (r *Reflector) listed(items []*apiclient.Object, rv string, streamed bool) error {
+	if err := r.sink.Replace(items, rv); err != nil {
+		return &sinkError{op: "replace", err: err}
+	}
+	r.rv, r.rvUnavailable, r.watches, r.events = rv, false, 0, 0
+	if streamed {
+		r.watches = 1 // the stream goes on as the first watch after this list
+	}
+	r.synced = true
+	r.mu.Lock()
+	r.health.Synced = true
+	r.health.ResourceVersion = rv
+	r.mu.Unlock()
+	r.step(Step{Op: OpListed, ResourceVersion: rv, Items: len(items), Initial: streamed})
+	return nil
+}
+
+// rewatch: Watching → Watching, after the server ended a watch normally (its
+// timeoutSeconds passed). Nothing was lost: watch again from the last
+// resourceVersion, at once and without a LIST.
+func (r *Reflector) rewatch(ctx context.Context) stateFn {
+	return r.watching(ctx)
+}
+
+// relist: Watching → Listing, after a 410: the server no longer has the history
+// after our resourceVersion, so only a fresh list can say what exists; Replace
+// then turns what vanished meanwhile into deletes. A 410 right after a list (no
+// event since) would make a tight LIST loop against a confused server, so that
+// one waits first.
+func (r *Reflector) relist(err error) stateFn {
+	r.noteError(err)
+	if r.events == 0 {
+		return func(ctx context.Context) stateFn { return r.backOff(ctx, err, r.listing) }
+	}
+	r.step(Step{Op: OpError, Err: err, Next: "relist"})
+	r.log.Info("watch expired, listing again", "err", err)
+	return r.listing
+}
+
+// dropIdle: Watching → BackingOff, when a watch went silent past its timeout plus
+// the margin. The connection is presumed dead (a NAT dropped it, the node died);
+// it was closed, and after a wait the watch resumes from the last resourceVersion.
+func (r *Reflector) dropIdle(err error) stateFn {
+	r.noteError(err)
+	r.step(Step{Op: OpIdle, Timeout: r.idleTimeout})
+	r.log.Warn("watch idle, reconnecting", "after", r.idleTimeout)
+	return func(ctx context.Context) stateFn { return r.waitThen(ctx, err, r.watching) }
+}
+
+// backOff: Listing or Watching → BackingOff → the same state again, after a
+// failure: a connection refused or reset, a 5xx, a 429, a malformed or cut stream,
+// a Sink that refused a list.
+func (r *Reflector) backOff(ctx context.Context, err error, then stateFn) stateFn {
+	r.noteError(err)
+	r.step(Step{Op: OpError, Err: err, Next: "back off"})
+	r.log.Warn("list/watch failed, backing off", "err", err)
+	return r.waitThen(ctx, err, then)
+}
+
+// waitThen is the BackingOff state: wait as the backoff (or the server's
+// Retry-After) says, then go on to then.
+func (r *Reflector) waitThen(ctx context.Context, err error, then stateFn) stateFn {
+	r.setState(BackingOff)
+	d := r.backoff.wait(r.clock.Now(), r.rand)
+	if ra := retryAfter(err); ra > d {
+		d = ra
+	}
+	// The timer is armed before the step is reported, so whoever watches the steps
+	// (a test with a fake clock) may move time at once.
+	timer := r.clock.After(d)
+	r.step(Step{Op: OpBackoff, Wait: d})
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-timer:
+		return then
+	}
+}
+
+// resyncLoop calls Sink.Resync every ResyncPeriod once synced, until ctx is done.
+func (r *Reflector) resyncLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.clock.After(r.opts.ResyncPeriod):
+		}
+		if !r.HasSynced() {
+			continue
+		}
+		if err := r.sink.Resync(); err != nil {
+			r.log.Warn("resync failed", "err", err)
+			continue
+		}
+		r.step(Step{Op: OpResync})
+	}
+}
+
+// step hands a step to OnStep and to the debug log.
+func (r *Reflector) step(s Step) {
+	if r.opts.OnStep != nil {
+		r.stepMu.Lock()
+		r.opts.OnStep(s)
+		r.stepMu.Unlock()
+	}
+	if r.log.Enabled(context.Background(), slog.LevelDebug) {
+		r.log.Debug(s.String())
+	}
+}
+
+// retryAfter is the wait a throttling server asked for in its Status, if any. (A
+// Retry-After header was already obeyed by apiclient, up to its retry limit.)
+func retryAfter(err error) time.Duration {
+	var se *apiclient.StatusError
+	if errors.As(err, &se) && se.Status.Details != nil && se.Status.Details.RetryAfterSeconds > 0 {
+		return time.Duration(se.Status.Details.RetryAfterSeconds) * time.Second
+	}
+	return 0
+}
+
+// sinkError is a Sink's failure, told apart from the server's.
+type sinkError struct {
+	op  string
+	err error
+}
+
+func (e *sinkError) Error() string { return "sink: " + e.op + ": " + e.err.Error() }
+func (e *sinkError) Unwrap() error { return e.err }

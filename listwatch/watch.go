@@ -1,0 +1,193 @@
+package listwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// resultKind is how one watch ended, which decides the next state (Reflector.after).
+type resultKind int
+
+const (
+	ended     resultKind = iota // the server ended it normally: watch again
+	gone                        // 410: list again
+	failed                      // anything else: back off, watch again
+	idle                        // nothing came for too long: dropped, back off, watch again
+	fellBack                    // a streaming list failed before it was complete: LIST
+	notListed                   // the Sink refused a streaming list: back off, list again
+	stopped                     // ctx is done
+)
+
+type result struct {
+	kind resultKind
+	err  error
+}
+
+// errClosedAtOnce: a watch the server ended at once with nothing in it. Watching
+// again at once could spin against a server that does that every time, so it
+// counts as a failure and backs off. (client-go calls it a "very short watch".)
+var errClosedAtOnce = errors.New("the server ended the watch at once, with nothing in it")
+
+// watch opens one watch and applies its events to the Sink until it ends.
+//
+// With initial it is a streaming list: the server first sends every object that
+// exists as ADDED, then a BOOKMARK annotated k8s.io/initial-events-end; those
+// objects are collected, handed to the Sink as one Replace at the bookmark, and from
+// there on the same stream is a plain watch. Without initial it starts from the last
+// resourceVersion seen.
+//
+// A watchdog drops the watch when nothing arrives for its timeout plus
+// Options.IdleMargin: the server ends a healthy watch at its timeout and sends
+// bookmarks meanwhile, so that much silence means the connection is dead.
+func (r *Reflector) watch(ctx context.Context, initial bool) result {
+	timeout := r.opts.MinWatchTimeout + time.Duration(r.rand()*float64(r.opts.MinWatchTimeout))
+	timeout = timeout.Truncate(time.Second)
+	opts := apiclient.WatchOptions{ListOptions: r.listOptions(), Decode: r.opts.Decode}
+	opts.AllowWatchBookmarks = true
+	opts.TimeoutSeconds = int64(timeout / time.Second)
+	opts.ResourceVersion = r.rv
+	if initial {
+		opts.SendInitialEvents, opts.ResourceVersionMatch = true, "NotOlderThan"
+		opts.ResourceVersion = r.streamVersion()
+	} else if r.watches > 0 {
+		r.count(false, true)
+	}
+	r.watches++
+
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.idleTimeout = timeout + r.opts.IdleMargin
+	dog := startWatchdog(r.clock, r.idleTimeout, cancel) // armed before the request: a server that never answers is caught too
+	defer dog.stop()
+	r.step(Step{Op: OpWatch, ResourceVersion: opts.ResourceVersion, Timeout: timeout, Initial: initial})
+	started := r.clock.Now()
+
+	w, err := r.rc.Watch(wctx, opts)
+	if err != nil {
+		return r.ending(ctx, dog, err, initial)
+	}
+	defer w.Close()
+	var col *collector
+	if initial {
+		col = &collector{index: map[string]int{}}
+	}
+	n := 0
+	for {
+		ev, err := w.Next()
+		if err != nil {
+			if err == io.EOF && col == nil && n == 0 && r.clock.Now().Sub(started) < time.Second {
+				err = errClosedAtOnce
+			}
+			return r.ending(ctx, dog, err, col != nil)
+		}
+		n++
+		now := r.clock.Now()
+		dog.touch(now)
+		if col != nil {
+			if done := r.collect(col, ev, now); done {
+				if err := r.listed(col.list(), r.rv, true); err != nil {
+					return result{notListed, err}
+				}
+				col = nil
+			}
+			continue
+		}
+		r.apply(ev, now)
+	}
+}
+
+// ending classifies why a watch (or its request) ended.
+func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listing bool) result {
+	switch {
+	case dog.fired.Load():
+		if listing {
+			return r.fallBack(apiclient.ErrWatchIdle)
+		}
+		return result{idle, apiclient.ErrWatchIdle}
+	case ctx.Err() != nil:
+		return result{stopped, ctx.Err()}
+	case listing:
+		if err == io.EOF {
+			err = errors.New("the stream ended before the initial-events-end bookmark")
+		}
+		return r.fallBack(err)
+	case err == io.EOF:
+		r.step(Step{Op: OpClosed, ResourceVersion: r.rv, Items: r.events})
+		return result{ended, nil}
+	case apiclient.IsGone(err):
+		return result{gone, err}
+	}
+	return result{failed, err}
+}
+
+// fallBack: a streaming list that failed before it was complete becomes a LIST
+// (still in the Listing state). When the server refused the request itself — a 4xx
+// other than 410 and 429, as from a server without the WatchList feature —
+// streaming lists are not tried again.
+func (r *Reflector) fallBack(err error) result {
+	r.noteError(err)
+	r.step(Step{Op: OpFallback, Err: err})
+	if code := apiclient.CodeOf(err); code >= 400 && code < 500 && code != http.StatusGone && code != http.StatusTooManyRequests {
+		r.streaming = false
+		r.log.Warn("the server refused a streaming list; using LIST from now on", "err", err)
+	}
+	return result{kind: fellBack, err: err}
+}
+
+// apply hands one watch event to the Sink and moves the resourceVersion on. A Sink
+// that fails is logged and the watch goes on, as client-go does: the event is lost
+// to that Sink, but stopping the watch would lose every later one too.
+func (r *Reflector) apply(ev apiclient.Event, now time.Time) {
+	var err error
+	var op Op
+	switch ev.Type {
+	case apiclient.Added:
+		op, err = OpAdd, r.sink.Add(ev.Object)
+	case apiclient.Modified:
+		op, err = OpUpdate, r.sink.Update(ev.Object)
+	case apiclient.Deleted:
+		op, err = OpDelete, r.sink.Delete(ev.Object)
+	case apiclient.Bookmark:
+		op = OpBookmark
+	default:
+		// A type this client does not know (a newer server?): skipping it keeps the
+		// watch alive; its resourceVersion is not trusted.
+		skip := fmt.Errorf("unknown event type %q", ev.Type)
+		r.log.Warn("skipping watch event", "err", skip)
+		r.step(Step{Op: OpSkip, Err: skip})
+		return
+	}
+	rv := ev.Object.Metadata.ResourceVersion
+	if rv != "" {
+		r.rv = rv
+	}
+	r.events++
+	r.noteVersion(rv, true, now)
+	if err != nil {
+		err = &sinkError{op: string(op), err: err}
+		r.noteError(err)
+		r.log.Warn("the sink refused a watch event", "err", err, "object", ev.Object.Key())
+		r.step(Step{Op: OpError, Err: err, Next: "go on"})
+		return
+	}
+	s := Step{Op: op, Key: ev.Object.Key(), ResourceVersion: rv}
+	if op == OpBookmark {
+		s.Key = ""
+	}
+	r.step(s)
+}
+
+// streamVersion is the resourceVersion a streaming list asks for: "" (the latest,
+// read consistently) at first or after a refused version, else the last seen.
+func (r *Reflector) streamVersion() string {
+	if r.rvUnavailable {
+		return ""
+	}
+	return r.rv
+}
