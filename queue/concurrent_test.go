@@ -24,16 +24,17 @@ import (
 // The random choices come from fixed seeds; the interleaving is the scheduler's, so
 // each run explores a different one, and -race watches them all.
 func TestQueue_invariants_hold_under_many_concurrent_workers(t *testing.T) {
-	for _, seed := range []uint64{1, 2, 3, 5, 8, 13, 21, 34} {
-		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			runConcurrent(t, seed)
-		})
+	for _, numKeys := range []int{50, 3000} { // few keys: contention; many: idle entries swept
+		for _, seed := range []uint64{1, 2, 3, 5, 8, 13, 21, 34} {
+			t.Run(fmt.Sprintf("keys=%d/seed=%d", numKeys, seed), func(t *testing.T) {
+				runConcurrent(t, seed, numKeys)
+			})
+		}
 	}
 }
 
-func runConcurrent(t *testing.T, seed uint64) {
+func runConcurrent(t *testing.T, seed uint64, numKeys int) {
 	const (
-		numKeys      = 50
 		producers    = 4
 		workers      = 16
 		addsEach     = 1000
@@ -42,16 +43,16 @@ func runConcurrent(t *testing.T, seed uint64) {
 	q, clock := newQueue(t)
 	keys := make([]string, numKeys)
 	for i := range keys {
-		keys[i] = fmt.Sprintf("key-%02d", i)
+		keys[i] = fmt.Sprintf("key-%04d", i)
 	}
 	index := make(map[string]int, numKeys)
 	for i, k := range keys {
 		index[k] = i
 	}
 	var (
-		version    [numKeys]atomic.Int64 // bumped by producers before they add
-		processed  [numKeys]atomic.Int64 // the version a worker saw last
-		inflight   [numKeys]atomic.Int32 // workers holding the key now
+		version    = make([]atomic.Int64, numKeys) // bumped by producers before they add
+		processed  = make([]atomic.Int64, numKeys) // the version a worker saw last
+		inflight   = make([]atomic.Int32, numKeys) // workers holding the key now
 		violations atomic.Int64
 		gets       atomic.Int64
 	)
