@@ -56,16 +56,18 @@
 // metric names. What differs, and why:
 //
 //   - One type, not three. client-go wraps the queue in a delaying queue and that in a
-//     rate-limiting queue, each with its own lock; here one mutex guards one struct,
-//     and a reader follows a key through one file at a time.
+//     rate-limiting queue; here one struct under one mutex does all three, and a
+//     reader follows a key through one file per concern.
 //   - No goroutines. client-go's delaying queue runs a loop fed by a channel, plus a
 //     10-second heartbeat, and its metrics run a ticker goroutine; here AddAfter arms
 //     one AfterFunc timer and the metrics are computed when read.
-//   - One map entry per key, holding both the dirty and processing flags and the
-//     metric timestamps, instead of two sets and two timestamp maps; a FIFO of
-//     entries, so Get hashes nothing; and a ring buffer instead of a slice resliced
-//     from the front, so a key's round trip allocates nothing. That is where the
-//     speed comes from: bench/README.md has the figures against client-go.
+//   - One map entry per key, holding the dirty and processing flags and the metric
+//     timestamps, where client-go keeps two sets and two timestamp maps; the FIFO
+//     holds entries, so Get hashes nothing; Done leaves the entry in place while the
+//     key is idle, so a key that changes again is hashed twice per round trip, not
+//     seven times; and the FIFO is a ring buffer rather than a slice resliced from
+//     the front, so that round trip allocates nothing. That is where the speed comes
+//     from: bench/README.md has the figures against client-go.
 //   - Get returns (key, quit) as client-go does, but Done on a key that was not handed
 //     out does nothing, where client-go would queue a second copy of a dirty key.
 //   - ShutDownWithDrain waits for the queue to be empty too, not only for the keys

@@ -9,7 +9,7 @@ import (
 //
 // A key is in one of four states, kept in its entry:
 //
-//	idle        no entry
+//	idle        neither dirty nor processing, or no entry at all
 //	queued      dirty, in the FIFO, waiting for Get
 //	processing  handed out by Get, not yet Done
 //	requeue     processing and dirty: added again meanwhile, back in the FIFO at Done
@@ -31,9 +31,9 @@ type Queue[K comparable] struct {
 	ready   sync.Cond // wakes a Get: the FIFO gained a key, or shutdown began
 	drained sync.Cond // wakes ShutDownWithDrain: nothing queued, nothing processing
 
-	keys         map[K]*entry[K] // every key that is not idle
+	keys         map[K]*entry[K] // every key that is not idle, and some that are
 	fifo         ring[*entry[K]] // the queued keys, oldest first
-	spare        []*entry[K]     // entries of keys gone idle, for reuse: Add allocates nothing
+	idle         int             // entries in keys that are idle
 	getters      int             // goroutines waiting in Get, so Add signals only when needed
 	processing   int             // keys handed out and not yet Done
 	shuttingDown bool
@@ -43,11 +43,19 @@ type Queue[K comparable] struct {
 	stats   stats     // counters and histograms read by Metrics
 }
 
-// entry is one key that is not idle: which of the states drawn on Queue it is in, and
-// since when, for the metrics. The FIFO holds entries rather than keys so that Get
-// needs no map lookup: a key's round trip (Add, Get, Done) hashes it four times, in
-// Add's lookup and insert and Done's lookup and delete. client-go, with a FIFO of keys
-// and separate dirty and processing sets, hashes it seven times (fourteen with metrics on).
+// entry is one key: which of the states drawn on Queue it is in, and since when, for
+// the metrics.
+//
+// Hashing the key is most of what the queue does under its lock, so entries are
+// arranged for it to happen twice per round trip (Add, Get, Done): the FIFO holds
+// entries rather than keys, so Get hashes nothing; and Done leaves a finished key's
+// entry in the map, idle, so that Done hashes once (no delete) and the next Add of
+// the key, the common case for a controller whose objects change again and again,
+// hashes once (no insert). client-go, with a FIFO of keys and separate dirty and
+// processing sets, hashes a key seven times per round trip, fourteen with metrics on.
+//
+// Idle entries are swept out (see sweep) so that they never outnumber the others by
+// much: memory follows the keys in use, not every key ever added.
 type entry[K comparable] struct {
 	key        K
 	dirty      bool          // queued or requeue: must be (re)processed
@@ -56,9 +64,13 @@ type entry[K comparable] struct {
 	startedAt  time.Duration // since epoch: when Get handed it out
 }
 
-// maxSpare bounds the spare entries kept: enough for the churn of many workers, not
-// so many that a past burst of keys stays in memory.
-const maxSpare = 1024
+// Sweeping: idle entries are left alone up to keepIdle of them or as many as the
+// others, whichever is more; past that, each Done that idles a key visits up to
+// sweepBatch entries and deletes the idle ones among them.
+const (
+	keepIdle   = 1024
+	sweepBatch = 64
+)
 
 // Config says how to build a Queue. The zero value gives the real clock and the
 // default controller rate limiter. New only reads it.
@@ -156,8 +168,8 @@ func (q *Queue[K]) Done(key K) {
 	e.processing = false
 	if e.dirty {
 		q.push(e)
-	} else {
-		q.release(e)
+	} else if q.idle++; q.idle > keepIdle && q.idle > len(q.keys)-q.idle {
+		q.sweep()
 	}
 	if q.draining && q.processing == 0 && q.fifo.len() == 0 {
 		q.drained.Broadcast()
@@ -209,10 +221,14 @@ func (q *Queue[K]) ShuttingDown() bool {
 // addLocked is Add with q.mu held and the queue not shut down.
 func (q *Queue[K]) addLocked(key K) {
 	e := q.keys[key]
-	if e == nil {
-		e = q.acquire(key)
-	} else if e.dirty {
+	switch {
+	case e == nil:
+		e = &entry[K]{key: key}
+		q.keys[key] = e
+	case e.dirty:
 		return // already waiting: this is the deduplication
+	case !e.processing:
+		q.idle-- // an idle entry that Done left: use it again
 	}
 	q.stats.adds++
 	q.stats.dirty++
@@ -230,25 +246,22 @@ func (q *Queue[K]) push(e *entry[K]) {
 	}
 }
 
-// acquire makes key's entry, reusing a spare one if there is one.
-func (q *Queue[K]) acquire(key K) *entry[K] {
-	var e *entry[K]
-	if n := len(q.spare); n > 0 {
-		e, q.spare = q.spare[n-1], q.spare[:n-1]
-	} else {
-		e = new(entry[K])
-	}
-	e.key = key
-	q.keys[key] = e
-	return e
-}
-
-// release makes e's key idle and keeps e for reuse.
-func (q *Queue[K]) release(e *entry[K]) {
-	delete(q.keys, e.key)
-	if len(q.spare) < maxSpare {
-		*e = entry[K]{} // drop the key, so that what it points to can be collected
-		q.spare = append(q.spare, e)
+// sweep deletes the idle entries among up to sweepBatch entries of the map. Go
+// starts each range over a map at a random place, so successive sweeps visit
+// different entries; as more than half of them are idle when sweep is called, each
+// call deletes about half a batch. That keeps the cost of one Done bounded (no pause
+// to walk a map of a million keys) and, amortised, about one delete per key gone
+// idle: what deleting at once would cost, paid only by keys that stay idle.
+func (q *Queue[K]) sweep() {
+	n := 0
+	for key, e := range q.keys {
+		if !e.dirty && !e.processing {
+			delete(q.keys, key)
+			q.idle--
+		}
+		if n++; n == sweepBatch {
+			return
+		}
 	}
 }
 
