@@ -144,7 +144,12 @@ func (inf *Informer) Run(ctx context.Context) error {
 	inf.mu.Unlock()
 
 	sourceDone := make(chan error, 1)
-	go func() { sourceDone <- inf.source.Run(ctx) }() // owned by Run: waited for below
+	go func() { // owned by Run: waited for below
+		sourceDone <- inf.source.Run(ctx)
+		// A source that stops (it failed, or ctx is done) ends the informer: close
+		// the FIFO so processLoop hands out what is left and returns.
+		inf.fifo.Close()
+	}()
 	resyncDone := make(chan struct{})
 	go func() { defer close(resyncDone); inf.resyncLoop(ctx) }() // likewise
 	err := inf.processLoop(ctx)
@@ -245,6 +250,7 @@ func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool
 func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error {
 	obj := d.Object
 	inf.events.count(d.Type)
+	inf.tracef("fifo pop %s %s rv=%s", d.Type, d.Key, obj.Metadata.ResourceVersion)
 	if d.Type == fifo.Deleted {
 		old, exists := inf.store.GetByKey(d.Key)
 		if err := inf.store.Delete(obj); err != nil {

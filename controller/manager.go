@@ -54,6 +54,9 @@ type ManagerOptions struct {
 	LeaderElection *leaderelection.Config
 	// InOrder picks the in-order FIFO for every informer (see InformerOptions).
 	InOrder bool
+	// WatchList makes every Reflector list with a streaming list
+	// (sendInitialEvents) instead of LIST.
+	WatchList bool
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
 	// (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner
@@ -68,7 +71,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 		opts.Log = slog.Default()
 	}
 	if opts.Source == nil {
-		opts.Source = reflectorSource(opts.Trace)
+		opts.Source = reflectorSource(opts.Trace, opts.WatchList)
 	}
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*Informer{}}
 	c.OnRequest = metrics.RESTClient(m.reg)

@@ -1,21 +1,25 @@
 package controller
 
 import (
-	"context"
-	"errors"
-
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
-// reflectorSource builds each informer's Reflector (package listwatch).
-// TODO(listwatch): wire the Reflector here once package listwatch lands.
-func reflectorSource(trace func(string)) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) Runner {
-	return func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) Runner { return notYet{} }
-}
-
-type notYet struct{}
-
-func (notYet) Run(context.Context) error {
-	return errors.New("the listwatch Reflector is not wired yet")
+// reflectorSource builds each informer's Reflector: LIST and watch with the
+// informer's selectors, writing into the informer's FIFO. With a trace, every
+// step of the Reflector is one "listwatch …" line.
+func reflectorSource(trace func(string), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) Runner {
+	return func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner {
+		opts := listwatch.Options{
+			Name:          key.Resource,
+			LabelSelector: key.LabelSelector,
+			FieldSelector: key.FieldSelector,
+			WatchList:     watchList,
+		}
+		if trace != nil {
+			opts.OnStep = func(s listwatch.Step) { trace("listwatch " + s.String()) }
+		}
+		return listwatch.New(rc, sink, opts)
+	}
 }

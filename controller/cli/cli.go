@@ -27,6 +27,7 @@ type command struct {
 var commands = []command{
 	{"get", "RESOURCE [NAME]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", runGet},
 	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", runAPIResources},
+	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", runSync},
 }
 
 // flags every command understands, kubectl's names; commands that take only some
@@ -39,6 +40,10 @@ var flags = []flagSpec{
 	{long: "selector", short: "l", kind: stringFlag, usage: "label selector, e.g. app=nginx,tier!=db"},
 	{long: "field-selector", kind: stringFlag, usage: "field selector, e.g. status.phase=Running"},
 	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml", commands: "get"},
+	{long: "watch", kind: boolFlag, usage: "sync: keep watching after the sync until interrupted", commands: "sync"},
+	{long: "until-events", kind: intFlag, usage: "sync: keep watching until N more watch events were applied", commands: "sync"},
+	{long: "dump", kind: boolFlag, usage: "sync: print the cache as sorted \"namespace/name resourceVersion\" lines at exit", commands: "sync"},
+	{long: "watch-list", kind: boolFlag, usage: "list with a streaming list (sendInitialEvents) instead of LIST", commands: "sync"},
 	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
 	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
 	{long: "help", short: "h", kind: boolFlag, usage: "show this help"},

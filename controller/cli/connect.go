@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller"
 )
 
 // connect loads the kubeconfig the flags point at and builds a client; at -v 6 and
@@ -63,4 +65,28 @@ func noResources(w io.Writer, ns string) {
 		return
 	}
 	fmt.Fprintf(w, "No resources found in %s namespace.\n", ns)
+}
+
+// informer builds the informer a command runs: the Reflector for res in ns with
+// -l and --field-selector, into a FIFO and the store; --watch-list streams the
+// list; --trace prints every step.
+func (s *session) informer(c *apiclient.Client, res apiclient.Resource, ns string) (*controller.Manager, *controller.Informer, error) {
+	m, err := controller.NewManager(c, controller.ManagerOptions{WatchList: s.boolean("watch-list"), Trace: s.tracer(), Log: s.log})
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, m.Informer(res, ns, s.listOptions()), nil
+}
+
+// tracer returns the --trace printer, or nil.
+func (s *session) tracer() func(string) {
+	if !s.boolean("trace") {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(line string) {
+		mu.Lock()
+		fmt.Fprintln(s.env.Stderr, line)
+		mu.Unlock()
+	}
 }
