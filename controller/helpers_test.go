@@ -6,10 +6,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 // script is a stand-in for the Reflector: it writes what the test tells it into the
@@ -87,4 +89,16 @@ func (r *recorder) next(n int) string {
 		got = append(got, <-r.seen)
 	}
 	return strings.Join(got, "\n")
+}
+
+func newQueueClock() *queuetest.Clock {
+	return queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+func mustDuration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
