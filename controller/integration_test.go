@@ -1,0 +1,211 @@
+package controller_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+)
+
+// Against a real kube-apiserver (KUBEWIRE_TEST_KUBECONFIG; .ci/run starts one).
+
+func realClient(t *testing.T) *apiclient.Client {
+	t.Helper()
+	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
+	if path == "" {
+		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
+	}
+	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func realNamespace(t *testing.T, c *apiclient.Client) string {
+	t.Helper()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	ns := "kubewire-ctrl-" + hex.EncodeToString(b)
+	ctx := context.Background()
+	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
+	return ns
+}
+
+// runManager runs m until the test ends.
+func runManager(t *testing.T, m *controller.Manager) context.CancelFunc {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("manager: %v", err)
+		}
+	})
+	return cancel
+}
+
+func TestIntegration_reconcile_log_follows_pod_changes(t *testing.T) {
+	c := realClient(t)
+	ns := realNamespace(t, c)
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &story{calls: make(chan string, 10)}
+	pods := m.Informer(apiclient.Pods, ns, apiclient.ListOptions{})
+	ctrl := controller.New("pods", &cacheReconciler{inf: pods, story: s}, controller.Options{Log: quiet})
+	ctrl.Watch(pods, nil)
+	m.Add(ctrl)
+	runManager(t, m)
+	ctx := context.Background()
+	pc := c.Resource(apiclient.Pods).Namespace(ns)
+	p, err := pc.Create(ctx, []byte(`{"metadata":{"name":"web"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`), apiclient.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(suffix string) {
+		t.Helper()
+		if got := <-s.calls; !strings.HasPrefix(got, "reconcile "+ns+"/web: ") || !strings.HasSuffix(got, suffix) {
+			t.Fatalf("got %q, want …%s", got, suffix)
+		}
+	}
+	want("in the cache at rv=" + p.Metadata.ResourceVersion + " → ok")
+	// What a kubelet would do: the pod becomes Running (the status subresource).
+	p, err = pc.Patch(ctx, "web", apiclient.MergePatch, []byte(`{"status":{"phase":"Running"}}`), apiclient.WriteOptions{}, "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("in the cache at rv=" + p.Metadata.ResourceVersion + " → ok")
+	if err := pc.Delete(ctx, "web", apiclient.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+		t.Fatal(err)
+	}
+	// The server may first mark the pod (deletionTimestamp: one more update),
+	// then remove it.
+	for i := 0; ; i++ {
+		got := <-s.calls
+		if strings.HasSuffix(got, "gone from the cache → ok") {
+			break
+		}
+		if i == 3 {
+			t.Fatalf("no reconcile saw the pod gone; last: %q", got)
+		}
+	}
+}
+
+func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
+	c := realClient(t)
+	ns := realNamespace(t, c)
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cms := m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{})
+	slow, fast := newRecorder(), newRecorder()
+	slow.gate = make(chan struct{})
+	slowReg := cms.AddHandler(slow, 0)
+	cms.AddHandler(fast, 0)
+	runManager(t, m)
+	ctx := context.Background()
+	for i := 0; i < 20; i++ {
+		if _, err := c.Resource(apiclient.ConfigMaps).Namespace(ns).Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"cm-%02d"}}`, i)), apiclient.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fast.next(20)
+	if got := slowReg.Backlog(); got < 19 {
+		t.Fatalf("slow handler backlog %d, want ≥ 19 while it holds its first call", got)
+	}
+	close(slow.gate)
+	slow.next(20)
+}
+
+// Two managers, one Lease: only the leader reconciles; when the leader stops
+// without releasing (a crash), the other takes over once the lease expires.
+func TestIntegration_leader_election_hand_over(t *testing.T) {
+	c := realClient(t)
+	ns := realNamespace(t, c)
+	lease := "kubewire-it-" + ns
+	type replica struct {
+		name   string
+		calls  chan string
+		cancel context.CancelFunc
+		m      *controller.Manager
+	}
+	start := func(name string) *replica {
+		m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet,
+			LeaderElection: &leaderelection.Config{Namespace: ns, Name: lease, Identity: name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &replica{name: name, calls: make(chan string, 100), m: m}
+		pods := m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{})
+		ctrl := controller.New("cms", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+			r.calls <- req.String()
+			return controller.Result{}, nil
+		}), controller.Options{Log: quiet})
+		ctrl.Watch(pods, nil)
+		m.Add(ctrl)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { _ = m.Run(ctx); close(done) }()
+		var once sync.Once
+		r.cancel = func() { once.Do(func() { cancel(); <-done }) }
+		t.Cleanup(r.cancel)
+		return r
+	}
+	ctx := context.Background()
+	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
+	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"one"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	first := start("replica-1")
+	if got := <-first.calls; got != ns+"/one" {
+		t.Fatalf("leader reconciled %q", got)
+	}
+	second := start("replica-2")
+	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"two"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-first.calls; got != ns+"/two" {
+		t.Fatalf("leader reconciled %q", got)
+	}
+	select {
+	case got := <-second.calls:
+		t.Fatalf("the standby reconciled %q", got)
+	default:
+	}
+	// A crash, as far as the Lease can tell: the leader stops without releasing it
+	// (ReleaseOnCancel is off), so the standby must wait for it to expire.
+	crashed := time.Now()
+	first.cancel()
+	select {
+	case <-second.calls: // the new leader reconciles everything once
+		took := time.Since(crashed)
+		t.Logf("hand-over after the leader stopped without releasing: %v", took.Round(time.Millisecond))
+		if took > 20*time.Second {
+			t.Fatalf("hand-over took %v, want within 20 s", took)
+		}
+	case <-time.After(40 * time.Second):
+		t.Fatal("the standby never took over")
+	}
+}
