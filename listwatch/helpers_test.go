@@ -35,10 +35,35 @@ type modelSink struct {
 	lines   *[]string
 	resyncs int
 	fail    map[string]error // method → error to return
+	once    map[string]bool  // methods whose failure happens once
+}
+
+// failOnce makes method fail the next time only.
+func (s *modelSink) failOnce(method string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fail[method] = err
+	s.once[method] = true
+}
+
+func (s *modelSink) resyncCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resyncs
+}
+
+// failing returns the error method should fail with, if any; called with mu held.
+func (s *modelSink) failing(method string) error {
+	err := s.fail[method]
+	if s.once[method] {
+		delete(s.fail, method)
+		delete(s.once, method)
+	}
+	return err
 }
 
 func newModelSink(lines *[]string) *modelSink {
-	return &modelSink{objects: map[string]*apiclient.Object{}, lines: lines, fail: map[string]error{}}
+	return &modelSink{objects: map[string]*apiclient.Object{}, lines: lines, fail: map[string]error{}, once: map[string]bool{}}
 }
 
 func (s *modelSink) Add(o *apiclient.Object) error    { return s.put("Add", o) }
@@ -47,7 +72,7 @@ func (s *modelSink) Update(o *apiclient.Object) error { return s.put("Update", o
 func (s *modelSink) put(method string, o *apiclient.Object) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.fail[method]; err != nil {
+	if err := s.failing(method); err != nil {
 		return err
 	}
 	s.objects[o.Key()] = o
@@ -57,7 +82,7 @@ func (s *modelSink) put(method string, o *apiclient.Object) error {
 func (s *modelSink) Delete(o *apiclient.Object) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.fail["Delete"]; err != nil {
+	if err := s.failing("Delete"); err != nil {
 		return err
 	}
 	delete(s.objects, o.Key())
@@ -67,7 +92,7 @@ func (s *modelSink) Delete(o *apiclient.Object) error {
 func (s *modelSink) Replace(list []*apiclient.Object, rv string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.fail["Replace"]; err != nil {
+	if err := s.failing("Replace"); err != nil {
 		return err
 	}
 	listed := map[string]*apiclient.Object{}
@@ -120,6 +145,9 @@ type scenario struct {
 	r      *listwatch.Reflector
 	opts   listwatch.Options
 	client *apiclient.Client
+
+	// onStepHook, when set before run, sees every step after it was recorded.
+	onStepHook func(listwatch.Step)
 
 	mu      sync.Mutex
 	lines   []string
@@ -218,6 +246,9 @@ func (sc *scenario) onStep(s listwatch.Step) {
 		}
 	}
 	sc.maybeIdle()
+	if sc.onStepHook != nil {
+		sc.onStepHook(s)
+	}
 }
 
 // onReply is the server's side: a stall waits for the reflector to catch up, a
@@ -225,6 +256,12 @@ func (sc *scenario) onStep(s listwatch.Step) {
 func (sc *scenario) onReply(rep apitest.Reply) {
 	if rep.Exchange.RetryAfter > 0 {
 		d := time.Duration(rep.Exchange.RetryAfter) * time.Second
+		// The client retries this one on its own, so no step shows it; the line is
+		// written before the clock moves, and the client can do nothing until it
+		// does, so its place among the steps is fixed.
+		sc.mu.Lock()
+		sc.lines = append(sc.lines, fmt.Sprintf("(server: %d, Retry-After: %s; the client waits and retries)", rep.Exchange.Status, d))
+		sc.mu.Unlock()
 		go func() {
 			sc.clock.BlockUntilDue(d)
 			sc.clock.Step(d)

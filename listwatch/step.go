@@ -65,7 +65,7 @@ func (s Step) String() string {
 		if s.Page > 1 {
 			fmt.Fprintf(&b, " page=%d", s.Page)
 		} else {
-			fmt.Fprintf(&b, " rv=%s", s.ResourceVersion)
+			fmt.Fprintf(&b, " rv=%s", quoteEmpty(s.ResourceVersion))
 		}
 		if s.Limit > 0 {
 			fmt.Fprintf(&b, " limit=%d", s.Limit)
@@ -75,7 +75,7 @@ func (s Step) String() string {
 	case OpListed:
 		fmt.Fprintf(&b, " rv=%s items=%d", s.ResourceVersion, s.Items)
 	case OpWatch:
-		fmt.Fprintf(&b, " rv=%s timeout=%s", s.ResourceVersion, s.Timeout)
+		fmt.Fprintf(&b, " rv=%s timeout=%s", quoteEmpty(s.ResourceVersion), s.Timeout)
 		if s.Initial {
 			b.WriteString(" sendInitialEvents")
 		}
@@ -87,6 +87,9 @@ func (s Step) String() string {
 	case OpClosed:
 		fmt.Fprintf(&b, " rv=%s events=%d", s.ResourceVersion, s.Items)
 	case OpError:
+		if s.Key != "" {
+			fmt.Fprintf(&b, " %s:", s.Key)
+		}
 		fmt.Fprintf(&b, " %s → %s", describe(s.Err), s.Next)
 	case OpIdle:
 		fmt.Fprintf(&b, " nothing for %s: connection presumed dead", s.Timeout)
@@ -98,6 +101,14 @@ func (s Step) String() string {
 		fmt.Fprintf(&b, " %s", describe(s.Err))
 	}
 	return b.String()
+}
+
+// quoteEmpty shows an empty resourceVersion (the latest, read from etcd) as "".
+func quoteEmpty(rv string) string {
+	if rv == "" {
+		return `""`
+	}
+	return rv
 }
 
 // describe is an error in a few words for a step line. A Status error loses its

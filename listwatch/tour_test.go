@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/listwatch"
+	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 func podJSON(name, rv string) string {
@@ -20,7 +21,13 @@ func ev(typ, name, rv string) string {
 // package doc's drawing. The scenarios in scenario_test.go do the same on bytes
 // recorded from a real kube-apiserver.
 func TestReflector_walks_every_transition_of_a_hand_written_script(t *testing.T) {
-	rec := script(t,
+	sc := newScenario(t, tourScript(t), listwatch.Options{})
+	golden(t, "tour", sc.run())
+}
+
+func tourScript(t *testing.T) *recording.Recording {
+	t.Helper()
+	return script(t,
 		"> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0",
 		"< 200",
 		`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[`+podJSON("a", "5")+`,`+podJSON("b", "6")+`]}`,
@@ -47,6 +54,4 @@ func TestReflector_walks_every_transition_of_a_hand_written_script(t *testing.T)
 		"< 200",
 		`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"30"},"items":[`+podJSON("a", "12")+`]}`,
 	)
-	sc := newScenario(t, rec, listwatch.Options{})
-	golden(t, "tour", sc.run())
 }

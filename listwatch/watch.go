@@ -70,7 +70,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 
 	w, err := r.rc.Watch(wctx, opts)
 	if err != nil {
-		return r.ending(ctx, dog, err, initial)
+		return r.ending(ctx, dog, err, initial, 0)
 	}
 	defer w.Close()
 	var col *collector
@@ -84,7 +84,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 			if err == io.EOF && col == nil && n == 0 && r.clock.Now().Sub(started) < time.Second {
 				err = errClosedAtOnce
 			}
-			return r.ending(ctx, dog, err, col != nil)
+			return r.ending(ctx, dog, err, col != nil, n)
 		}
 		n++
 		now := r.clock.Now()
@@ -103,7 +103,8 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 }
 
 // ending classifies why a watch (or its request) ended.
-func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listing bool) result {
+// n is how many events the watch delivered.
+func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listing bool, n int) result {
 	switch {
 	case dog.fired.Load():
 		if listing {
@@ -118,7 +119,7 @@ func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listin
 		}
 		return r.fallBack(err)
 	case err == io.EOF:
-		r.step(Step{Op: OpClosed, ResourceVersion: r.rv, Items: r.events})
+		r.step(Step{Op: OpClosed, ResourceVersion: r.rv, Items: n})
 		return result{ended, nil}
 	case apiclient.IsGone(err):
 		return result{gone, err}
@@ -173,7 +174,7 @@ func (r *Reflector) apply(ev apiclient.Event, now time.Time) {
 		err = &sinkError{op: string(op), err: err}
 		r.noteError(err)
 		r.log.Warn("the sink refused a watch event", "err", err, "object", ev.Object.Key())
-		r.step(Step{Op: OpError, Err: err, Next: "go on"})
+		r.step(Step{Op: OpError, Key: ev.Object.Key(), Err: err, Next: "go on"})
 		return
 	}
 	s := Step{Op: op, Key: ev.Object.Key(), ResourceVersion: rv}

@@ -41,6 +41,9 @@
 //	                         client gives up; right after "> …" it means no answer at all
 //	# TEXT                   a comment, kept with the exchange that follows
 //
+// An end line may carry a note after "#": "< stall # the client stopped reading
+// here".
+//
 // Blank lines are ignored. Nothing else is allowed, so that a typo in a hand-written
 // fault script is an error with a line number rather than a silently different test.
 //

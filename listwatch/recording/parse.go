@@ -111,6 +111,10 @@ func (p *parser) response(s string) error {
 		return p.errorf("%q after the response ended", "< "+s)
 	}
 	word, rest, _ := strings.Cut(s, " ")
+	note := ""
+	if i := strings.Index(rest, "#"); i >= 0 && (word == "end" || word == "close" || word == "stall" || word == "cut") {
+		rest, note = strings.TrimSpace(rest[:i]), strings.TrimSpace(rest[i+1:])
+	}
 	switch word {
 	case "end", "close", "stall":
 		if rest != "" {
@@ -120,6 +124,7 @@ func (p *parser) response(s string) error {
 			return p.errorf("\"end\" before a status line")
 		}
 		p.cur.End = map[string]End{"end": Finished, "close": Close, "stall": Stall}[word]
+		p.cur.EndNote = note
 		p.state = 2
 		return nil
 	case "cut":
@@ -131,7 +136,7 @@ func (p *parser) response(s string) error {
 		if err != nil || n < 0 || n > len(last) {
 			return p.errorf("\"cut %s\": want a byte count from 0 to %d", rest, len(last))
 		}
-		p.cur.End, p.cur.CutAt, p.state = Cut, n, 2
+		p.cur.End, p.cur.CutAt, p.cur.EndNote, p.state = Cut, n, note, 2
 		return nil
 	}
 	if p.state != 0 {

@@ -23,7 +23,7 @@ const sample = `kubewire-recording v1
 {"type":"MODIFIED","object":{"kind":"Pod","meta
 < cut 20
 > GET /api/v1/namespaces/demo/pods?watch=true
-< stall
+< stall # nobody answered
 > GET /api/v1/namespaces/demo/pods?limit=500
 < 429 retry-after=3
 {"kind":"Status","code":429}
@@ -46,7 +46,7 @@ func TestParse_reads_every_kind_of_line(t *testing.T) {
 					[]byte(`not json at all`),
 					[]byte(`{"type":"MODIFIED","object":{"kind":"Pod","meta`),
 				}, End: recording.Cut, CutAt: 20},
-			{Method: "GET", Target: "/api/v1/namespaces/demo/pods?watch=true", End: recording.Stall},
+			{Method: "GET", Target: "/api/v1/namespaces/demo/pods?watch=true", End: recording.Stall, EndNote: "nobody answered"},
 			{Method: "GET", Target: "/api/v1/namespaces/demo/pods?limit=500", Status: 429, RetryAfter: 3,
 				Lines: [][]byte{[]byte(`{"kind":"Status","code":429}`)}, End: recording.Close},
 		},

@@ -39,6 +39,9 @@ type Exchange struct {
 	End End
 	// CutAt, with End == Cut, is how many bytes of the last line were sent.
 	CutAt int
+	// EndNote is a remark on the end, written after it: "< stall # the client
+	// stopped reading here".
+	EndNote string
 }
 
 // End is how a response body ended.

@@ -35,8 +35,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.W.Request(req.Method, req.URL.RequestURI())
 	resp, err := t.Base.RoundTrip(req)
 	if err != nil {
-		t.W.Comment("transport error: " + err.Error())
-		t.W.End(Close, 0)
+		t.W.End(Close, 0, "no answer: "+err.Error())
 		return nil, err
 	}
 	retry, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
@@ -45,7 +44,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if redact == nil {
 		redact = Redact
 	}
-	resp.Body = &teeBody{body: resp.Body, w: t.W, redact: redact}
+	watch := req.URL.Query().Get("watch")
+	resp.Body = &teeBody{body: resp.Body, w: t.W, redact: redact, finite: watch != "true" && watch != "1"}
 	return resp, nil
 }
 
@@ -54,6 +54,11 @@ type teeBody struct {
 	body   io.ReadCloser
 	w      *Writer
 	redact func([]byte) []byte
+
+	// finite: not a watch. A decoder stops reading at the end of the JSON it wants,
+	// before the body's last newline and EOF; Close reads the rest of a finite body,
+	// so that it is recorded as ended rather than as abandoned.
+	finite bool
 
 	mu      sync.Mutex // Close may come from another goroutine than Read
 	partial []byte     // the start of a line not yet complete
@@ -81,13 +86,13 @@ func (b *teeBody) Read(p []byte) (int, error) {
 		if len(b.partial) > 0 { // a last line without a newline is still whole
 			b.w.Line(b.redact(b.partial))
 		}
-		b.end(Finished, 0)
+		b.end(Finished, 0, "")
 	case err != nil && len(b.partial) > 0:
 		line := b.redact(b.partial)
 		b.w.Line(line)
-		b.end(Cut, len(line))
+		b.end(Cut, len(line), "")
 	case err != nil:
-		b.end(Close, 0)
+		b.end(Close, 0, "")
 	}
 	if len(b.partial) == 0 {
 		b.partial = nil // let a big consumed buffer go
@@ -95,25 +100,27 @@ func (b *teeBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Close records "stall" when the body was not read to its end: the client stopped
-// listening, not the server talking.
+// Close records "stall" when a watch was not read to its end: the client stopped
+// listening, not the server talking. A finite body is read to its end first.
 func (b *teeBody) Close() error {
+	if b.finite {
+		io.Copy(io.Discard, io.LimitReader(b, MaxLine))
+	}
 	b.mu.Lock()
 	if !b.ended {
+		note := "the client stopped reading here"
 		if len(b.partial) > 0 {
-			b.w.Comment("the client stopped reading here, in the middle of a line")
-		} else {
-			b.w.Comment("the client stopped reading here")
+			note += ", in the middle of a line"
 		}
-		b.end(Stall, 0)
+		b.end(Stall, 0, note)
 	}
 	b.mu.Unlock()
 	return b.body.Close()
 }
 
 // end is called with mu held.
-func (b *teeBody) end(e End, cutAt int) {
+func (b *teeBody) end(e End, cutAt int, note string) {
 	b.ended = true
 	b.partial = nil
-	b.w.End(e, cutAt)
+	b.w.End(e, cutAt, note)
 }

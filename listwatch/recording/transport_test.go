@@ -72,7 +72,7 @@ func TestTransport_records_a_body_the_client_closed_as_a_stall(t *testing.T) {
 		b.Close()
 		close(release)
 	})
-	want := "{\"type\":\"ADDED\",\"object\":{}}\n# the client stopped reading here\n< stall\n"
+	want := "{\"type\":\"ADDED\",\"object\":{}}\n< stall # the client stopped reading here\n"
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("got\n%s\nwant it to end with\n%s", got, want)
 	}
@@ -144,5 +144,26 @@ func TestCreate_makes_files_only_the_owner_can_read(t *testing.T) {
 	}
 	if st.Size() != 0 {
 		t.Fatal("Create did not truncate")
+	}
+}
+
+func TestTransport_reads_a_finite_body_to_its_end_on_Close(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"kind":"PodList","items":[]}`+"\n")
+	}))
+	defer ts.Close()
+	var out bytes.Buffer
+	w := recording.NewWriter(&out)
+	c := &http.Client{Transport: &recording.Transport{Base: ts.Client().Transport, W: w}}
+	resp, err := c.Get(ts.URL + "/api/v1/pods?limit=500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A JSON decoder reads up to the closing brace and stops.
+	io.ReadFull(resp.Body, make([]byte, len(`{"kind":"PodList","items":[]}`)))
+	resp.Body.Close()
+	w.Flush()
+	if want := "{\"kind\":\"PodList\",\"items\":[]}\n< end\n"; !strings.HasSuffix(out.String(), want) {
+		t.Fatalf("got\n%s\nwant it to end with\n%s", out.String(), want)
 	}
 }

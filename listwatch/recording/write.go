@@ -78,15 +78,20 @@ func (w *Writer) Line(line []byte) error {
 	return w.err
 }
 
-// End writes how the body ended (cutAt only counts for Cut) and flushes.
-func (w *Writer) End(e End, cutAt int) error {
+// End writes how the body ended (cutAt only counts for Cut), with an optional note
+// after it, and flushes.
+func (w *Writer) End(e End, cutAt int, note string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if e == Cut {
-		w.put(fmt.Sprintf("< cut %d\n", cutAt))
+		w.put(fmt.Sprintf("< cut %d", cutAt))
 	} else {
-		w.put("< ", e.String(), "\n")
+		w.put("< ", e.String())
 	}
+	if note = strings.Join(strings.Fields(note), " "); note != "" {
+		w.put(" # ", note)
+	}
+	w.put("\n")
 	if w.err == nil {
 		w.err = w.w.Flush()
 	}
@@ -119,7 +124,7 @@ func (r *Recording) WriteTo(w io.Writer) (int64, error) {
 		for _, l := range e.Lines {
 			rw.Line(l)
 		}
-		rw.End(e.End, e.CutAt)
+		rw.End(e.End, e.CutAt, e.EndNote)
 	}
 	err := rw.Flush()
 	return cw.n, err

@@ -1,0 +1,89 @@
+package listwatch_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/listwatch"
+)
+
+const (
+	list0   = "> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0"
+	watch10 = "> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=10&watch=true"
+	watch11 = "> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&watch=true"
+	ok      = "< 200"
+	gone    = `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}}`
+	gone410 = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}`
+)
+
+func podList(rv string, pods ...string) string {
+	return `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"` + rv + `"},"items":[` + strings.Join(pods, ",") + `]}`
+}
+
+// TestReflector_edge_cases replays short hand-written scripts for what the recorded
+// scenarios do not show, each against a golden file (testdata/golden/edge-NAME).
+func TestReflector_edge_cases(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		opts   listwatch.Options
+		script []string
+	}{
+		{"closed-at-once", listwatch.Options{}, []string{
+			// A watch ended at once with nothing in it could spin: it backs off.
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, "< end",
+			watch10, ok, ev("ADDED", "b", "11"), "< end",
+		}},
+		{"gone-right-after-a-list", listwatch.Options{}, []string{
+			// A 410 before any event waits before relisting: no LIST loop.
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=10", ok, podList("20", podJSON("a", "5")),
+		}},
+		{"gone-on-the-list", listwatch.Options{}, []string{
+			// A LIST at a resourceVersion the server no longer has lists the latest.
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", "< 410", gone410,
+			"> GET /api/v1/namespaces/demo/pods?limit=500", ok, podList("30", podJSON("b", "11")),
+		}},
+		{"no-answer", listwatch.Options{}, []string{
+			// A server that accepts the watch but never answers is caught by the
+			// watchdog, which was armed before the request went out.
+			list0, ok, podList("10"),
+			watch10, "< stall",
+			watch10, ok, ev("ADDED", "a", "11"), "< end",
+		}},
+		{"selectors", listwatch.Options{LabelSelector: "app=web", FieldSelector: "metadata.name!=x"}, []string{
+			// Selectors go on every request as given (the server checks the queries).
+			"> GET /api/v1/namespaces/demo/pods?fieldSelector=metadata.name%21%3Dx&labelSelector=app%3Dweb&limit=500&resourceVersion=0", ok, podList("10"),
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%21%3Dx&labelSelector=app%3Dweb&resourceVersion=10&watch=true", ok, ev("ADDED", "a", "11"), "< end",
+		}},
+		{"no-paging", listwatch.Options{PageSize: -1}, []string{
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=0", ok, podList("10"),
+			watch10, ok, ev("ADDED", "a", "11"), "< end",
+		}},
+		{"streaming-cut-short", listwatch.Options{WatchList: true}, []string{
+			// A streaming list that ends before its end bookmark falls back to LIST
+			// this time, and is tried again at the next list.
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< end",
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
+			ev("ADDED", "b", "11"), ev("ADDED", "c", "12"), ev("DELETED", "b", "13"),
+			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"14","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
+			"< end",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "c", "15"), "< end",
+		}},
+		{"oversized-line", listwatch.Options{}, []string{
+			// One line over 16 MiB is a broken stream, not an object: dropped, resumed.
+			list0, ok, podList("10"),
+			watch10, ok, ev("ADDED", "a", "11"), `{"type":"ADDED","object":{"metadata":{"name":"huge","annotations":{"x":"` + strings.Repeat("x", 17<<20) + `"}}}}`, "< end",
+			watch11, ok, ev("ADDED", "b", "12"), "< end",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			golden(t, "edge-"+tt.name, newScenario(t, script(t, tt.script...), tt.opts).run())
+		})
+	}
+}

@@ -1,0 +1,106 @@
+package listwatch_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/listwatch"
+	"github.com/kubewire/kubewire/listwatch/recording"
+)
+
+const secretList = `{"kind":"SecretList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[{"metadata":{"name":"db","namespace":"demo","resourceVersion":"7"},"data":{"password":"aHVudGVyMg=="},"type":"Opaque"}]}`
+
+func secretEvent(typ, rv, value string) string {
+	return `{"type":"` + typ + `","object":{"kind":"Secret","apiVersion":"v1","metadata":{"name":"db","namespace":"demo","resourceVersion":"` + rv + `"},"data":{"password":"` + value + `"},"type":"Opaque"}}`
+}
+
+// TestRecord_of_a_replay_is_the_replay_with_secrets_redacted records from the
+// replaying server: the requests Record makes must match the script (they are the
+// reflector's), and the recording must hold the script's bytes, secrets excepted.
+func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	srv.Replay(script(t,
+		"> GET /api/v1/namespaces/demo/secrets?limit=500&resourceVersion=0", ok, secretList,
+		"> GET /api/v1/namespaces/demo/secrets?allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300&watch=true", ok,
+		secretEvent("MODIFIED", "11", "c2VjcmV0"), "< end",
+		"> GET /api/v1/namespaces/demo/secrets?allowWatchBookmarks=true&resourceVersion=11&timeoutSeconds=300&watch=true", ok,
+		secretEvent("MODIFIED", "12", "YWdhaW4="), secretEvent("DELETED", "13", "YWdhaW4="), "< stall",
+	))
+	var out bytes.Buffer
+	err := listwatch.Record(context.Background(), srv.Config(), apiclient.Secrets, &out, listwatch.RecordOptions{
+		Namespace: "demo", Events: 3, Comments: []string{"a test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"aHVudGVyMg==", "c2VjcmV0", "YWdhaW4="} {
+		if strings.Contains(out.String(), secret) {
+			t.Fatalf("the recording holds the secret %q:\n%s", secret, out.String())
+		}
+	}
+	rec, err := recording.Parse(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rec.Comments[len(rec.Comments)-1], "a test"; got != want {
+		t.Fatalf("last header comment %q, want %q", got, want)
+	}
+	want := []string{
+		strings.Replace(secretList, "aHVudGVyMg==", recording.RedactedBase64, 1),
+		secretEvent("MODIFIED", "11", recording.RedactedBase64),
+		secretEvent("MODIFIED", "12", recording.RedactedBase64),
+		secretEvent("DELETED", "13", recording.RedactedBase64),
+	}
+	var got []string
+	for _, ex := range rec.Exchanges {
+		for _, l := range ex.Lines {
+			got = append(got, string(l))
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("recorded lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got, want := rec.Exchanges[1].End, recording.Finished; got != want {
+		t.Fatalf("the first watch ended with %v, want %v", got, want)
+	}
+	if got, want := rec.Exchanges[2].End, recording.Stall; got != want {
+		t.Fatalf("the watch the recorder stopped ended with %v, want %v", got, want)
+	}
+}
+
+func TestRecord_into_a_file_only_its_owner_reads(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	srv.Replay(script(t,
+		"> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0", ok, podList("10"),
+		"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300&watch=true", ok, ev("ADDED", "a", "11"), "< stall",
+	))
+	path := filepath.Join(t.TempDir(), "pods.rec")
+	f, err := recording.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := listwatch.Record(context.Background(), srv.Config(), apiclient.Pods, f, listwatch.RecordOptions{Namespace: "demo", Events: 1}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := st.Mode().Perm(), os.FileMode(0o600); got != want {
+		t.Fatalf("mode %v, want %v", got, want)
+	}
+	if _, err := recording.Open(path); err != nil {
+		t.Fatal(err)
+	}
+}
