@@ -110,17 +110,22 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 		return inf
 	}
 	rc := m.client.Resource(res).Namespace(key.Namespace)
+	var source Runner
 	inf := NewInformer(InformerOptions{
 		Name:    key.Resource,
 		InOrder: m.opts.InOrder,
 		Trace:   m.opts.Trace,
 		Source: func(sink fifo.Sink[*apiclient.Object]) Runner {
-			return m.opts.Source(key, rc, sink)
+			source = m.opts.Source(key, rc, sink)
+			return source
 		},
 	})
 	m.informers[key] = inf
 	m.order = append(m.order, inf)
 	m.informerMetrics(key, inf)
+	if r, ok := source.(healthReporter); ok {
+		m.reflectorMetrics(key, r)
+	}
 	return inf
 }
 

@@ -1,19 +1,50 @@
 package controller
 
 import (
+	"time"
+
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // What /metrics shows of informers and controllers. Every value is read at scrape
 // time from the component itself (GaugeFunc, CounterFunc): nothing is counted
 // twice, and nothing here runs on the hot path.
 
-func (m *Manager) informerMetrics(key InformerKey, inf *Informer) {
+// labels names one informer in every family.
+func (key InformerKey) labels() metrics.Labels {
 	sel := key.LabelSelector
 	if key.FieldSelector != "" {
 		sel += ";" + key.FieldSelector
 	}
-	l := metrics.Labels{"informer": key.Resource, "namespace": key.Namespace, "selector": sel}
+	return metrics.Labels{"informer": key.Resource, "namespace": key.Namespace, "selector": sel}
+}
+
+// healthReporter is what a listwatch.Reflector offers beyond Run.
+type healthReporter interface{ Health() listwatch.Health }
+
+func (m *Manager) reflectorMetrics(key InformerKey, r healthReporter) {
+	l := key.labels()
+	m.reg.CounterFunc("kubewire_reflector_relists_total", "LISTs after the first, after a 410 or a failed apply.", l, func() float64 { return float64(r.Health().Relists) })
+	m.reg.CounterFunc("kubewire_reflector_watch_restarts_total", "Watches started again from a resourceVersion without a LIST.", l, func() float64 { return float64(r.Health().WatchRestarts) })
+	m.reg.GaugeFunc("kubewire_reflector_last_event_age_seconds", "Seconds since the last watch event or bookmark (-1: none yet).", l, func() float64 {
+		at := r.Health().LastEventAt
+		if at.IsZero() {
+			return -1
+		}
+		return time.Since(at).Seconds()
+	})
+	m.reg.GaugeFunc("kubewire_reflector_watching", "1 while the reflector has a watch open.", l, func() float64 {
+		if r.Health().State == listwatch.Watching {
+			return 1
+		}
+		return 0
+	})
+}
+
+func (m *Manager) informerMetrics(key InformerKey, inf *Informer) {
+	sel := key.labels()["selector"]
+	l := key.labels()
 	m.reg.GaugeFunc("kubewire_informer_cache_objects", "Objects in the informer's cache.", l, func() float64 { return float64(inf.Len()) })
 	m.reg.GaugeFunc("kubewire_informer_fifo_depth", "Entries waiting in the informer's FIFO.", l, func() float64 { return float64(inf.FIFOLen()) })
 	m.reg.GaugeFunc("kubewire_informer_handler_backlog", "Notifications waiting for the informer's slowest handler.", l, func() float64 {

@@ -25,6 +25,7 @@ type command struct {
 
 // commands in the order the help lists them.
 var commands = []command{
+	{"run", "", "the example controller: restart a deployment when a watched pod becomes Running", runRun},
 	{"get", "RESOURCE [NAME]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", runGet},
 	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", runAPIResources},
 	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", runSync},
@@ -44,6 +45,10 @@ var flags = []flagSpec{
 	{long: "until-events", kind: intFlag, usage: "sync: keep watching until N more watch events were applied", commands: "sync"},
 	{long: "dump", kind: boolFlag, usage: "sync: print the cache as sorted \"namespace/name resourceVersion\" lines at exit", commands: "sync"},
 	{long: "watch-list", kind: boolFlag, usage: "list with a streaming list (sendInitialEvents) instead of LIST", commands: "sync"},
+	{long: "restart-deployment", kind: stringFlag, usage: "run: the deployment to restart (default tools)", commands: "run"},
+	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
+	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080", commands: "run"},
+	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-podrestart Lease", commands: "run"},
 	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
 	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
 	{long: "help", short: "h", kind: boolFlag, usage: "show this help"},
