@@ -1,0 +1,92 @@
+package podrestart_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/podrestart"
+)
+
+// On a real kube-apiserver: a pod first seen Pending is made Running (as a
+// kubelet would, through pods/status), and the deployment gets restarted.
+func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.T) {
+	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
+	if path == "" {
+		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
+	}
+	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	ns := "kubewire-run-" + hex.EncodeToString(b)
+	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{}) }()
+	deploy := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"tools"},"spec":{"selector":{"matchLabels":{"app":"tools"}},
+		"template":{"metadata":{"labels":{"app":"tools"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`
+	deployments := c.Resource(apiclient.Deployments).Namespace(ns)
+	if _, err := deployments.Create(ctx, []byte(deploy), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pods := c.Resource(apiclient.Pods).Namespace(ns)
+	if _, err := pods.Create(ctx, []byte(`{"metadata":{"name":"web","labels":{"app":"nginx"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	podrestart.Setup(m, podrestart.Options{Namespace: ns, Log: quiet, Now: func() time.Time { return at }})
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- m.Run(runCtx) }()
+	defer func() { stop(); <-done }()
+
+	// Watch the deployment, then make the pod Running.
+	w, err := deployments.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{FieldSelector: "metadata.name=tools"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	// The pod must have been seen Pending first: wait until the controller's cache has it.
+	inf := m.Informer(apiclient.Pods, ns, apiclient.ListOptions{LabelSelector: "app=nginx"})
+	if !inf.WaitForCacheSync(ctx) {
+		t.Fatal("never synced")
+	}
+	if _, err := pods.Patch(ctx, "web", apiclient.MergePatch, []byte(`{"status":{"phase":"Running"}}`), apiclient.WriteOptions{}, "status"); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ev, err := w.Next()
+		if err != nil {
+			t.Fatalf("waiting for the restart: %v", err)
+		}
+		if got, _ := ev.Object.FieldString("spec", "template", "metadata", "annotations", "kubectl.kubernetes.io/restartedAt"); got != "" {
+			if got != "2026-11-22T12:00:00Z" {
+				t.Fatalf("restartedAt = %q", got)
+			}
+			return
+		}
+	}
+}
