@@ -39,7 +39,9 @@ func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.
 	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{}) }()
+	defer func() {
+		_ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{})
+	}()
 	deploy := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"tools"},"spec":{"selector":{"matchLabels":{"app":"tools"}},
 		"template":{"metadata":{"labels":{"app":"tools"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`
 	deployments := c.Resource(apiclient.Deployments).Namespace(ns)
