@@ -39,6 +39,7 @@ var (
 	kubeconfigPath = flag.String("kubeconfig", os.Getenv("KUBEWIRE_TEST_KUBECONFIG"), "kubeconfig of a cluster made by .ci/cluster/up.sh")
 	out            = flag.String("out", "testdata/scenarios", "where the .rec files go")
 	only           = flag.String("only", "", "record just this scenario")
+	podsNS         = flag.String("clientgo-pods", "", "instead: record testdata/recordings/clientgo-pods.rec from this namespace, loaded by clientgo load")
 )
 
 func main() {
@@ -57,6 +58,10 @@ func main() {
 	}
 	m := &maker{cfg: cfg, base: base, side: side, dir: filepath.Dir(*kubeconfigPath)}
 	m.version = m.serverVersion()
+	if *podsNS != "" {
+		m.clientgoPods(*podsNS)
+		return
+	}
 	for _, s := range []struct {
 		name string
 		fn   func(*session)
