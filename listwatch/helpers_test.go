@@ -1,23 +1,18 @@
 package listwatch_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
-	"github.com/kubewire/kubewire/listwatch"
 	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
@@ -133,155 +128,6 @@ func sortedKeys(m map[string]*apiclient.Object) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// scenario is one replay: a recording played by the test server to a reflector on a
-// fake clock, with the lines of what happened.
-type scenario struct {
-	t      *testing.T
-	srv    *apitest.Server
-	clock  *apitest.Clock
-	sink   *modelSink
-	r      *listwatch.Reflector
-	opts   listwatch.Options
-	client *apiclient.Client
-
-	// onStepHook, when set before run, sees every step after it was recorded.
-	onStepHook func(listwatch.Step)
-
-	mu      sync.Mutex
-	lines   []string
-	idle    time.Duration // the current watch's idle timeout
-	events  int           // event steps since the last WATCH
-	stallAt int           // when ≥ 0: a stall began after this many events
-}
-
-// newScenario sets up a replay of rec. opts may set anything but Clock, Rand,
-// OnStep and Logger, which the scenario owns.
-func newScenario(t *testing.T, rec *recording.Recording, opts listwatch.Options) *scenario {
-	t.Helper()
-	sc := &scenario{t: t, clock: apitest.NewClock(), stallAt: -1}
-	sc.srv = apitest.NewServer(sc.clock)
-	t.Cleanup(sc.srv.Close)
-	sc.srv.Replay(rec)
-	sc.srv.OnReply = sc.onReply
-	c, err := sc.srv.Client(apiclient.Options{Clock: sc.clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.client = c
-	sc.sink = newModelSink(&sc.lines)
-	opts.Clock, opts.Rand, opts.OnStep, opts.Logger = sc.clock, rand.New(rand.NewPCG(1, 2)), sc.onStep, discard
-	if opts.IdleMargin == 0 {
-		opts.IdleMargin = 30 * time.Second
-	}
-	sc.opts = opts
-	sc.r = listwatch.New(c.Resource(apiclient.Pods).Namespace(namespaceOf(rec)), sc.sinkLocked(), opts)
-	return sc
-}
-
-// sinkLocked wraps the sink so that its golden lines are written under the
-// scenario's lock (Replace runs on the reflector's goroutine, as steps do).
-func (sc *scenario) sinkLocked() listwatch.Sink { return lockedSink{sc} }
-
-type lockedSink struct{ sc *scenario }
-
-func (l lockedSink) Add(o *apiclient.Object) error    { return l.sc.sink.Add(o) }
-func (l lockedSink) Update(o *apiclient.Object) error { return l.sc.sink.Update(o) }
-func (l lockedSink) Delete(o *apiclient.Object) error { return l.sc.sink.Delete(o) }
-func (l lockedSink) Resync() error                    { return l.sc.sink.Resync() }
-func (l lockedSink) Replace(list []*apiclient.Object, rv string) error {
-	l.sc.mu.Lock()
-	defer l.sc.mu.Unlock()
-	return l.sc.sink.Replace(list, rv)
-}
-
-// run plays the scenario to its end — the reflector asks for more than the script
-// holds — and returns the lines: the steps, the deletions the sink saw, and the
-// sink's final content.
-func (sc *scenario) run() []string {
-	sc.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- sc.r.Run(ctx) }()
-	select {
-	case <-sc.srv.Done():
-	case err := <-done:
-		sc.t.Fatalf("Run returned early: %v", err)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		sc.t.Fatal(err)
-	}
-	if err := sc.srv.Err(); err != nil {
-		sc.t.Fatal(err)
-	}
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	lines := append([]string(nil), sc.lines...)
-	lines = append(lines, "-- the sink holds:")
-	for _, s := range sc.sink.state() {
-		lines = append(lines, "   "+s)
-	}
-	return lines
-}
-
-// onStep writes the step's line and moves the fake clock when the reflector waits
-// for it: a backoff at once (its timer is armed before the step is reported), an
-// idle timeout once the reflector has applied everything a stalled watch sent.
-func (sc *scenario) onStep(s listwatch.Step) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	sc.lines = append(sc.lines, s.String())
-	switch s.Op {
-	case listwatch.OpBackoff:
-		sc.clock.Step(s.Wait)
-	case listwatch.OpWatch:
-		sc.idle, sc.events, sc.stallAt = s.Timeout+sc.opts.IdleMargin, 0, -1
-	case listwatch.OpItem, listwatch.OpAdd, listwatch.OpUpdate, listwatch.OpDelete, listwatch.OpBookmark, listwatch.OpSkip:
-		sc.events++
-	case listwatch.OpError:
-		if s.Next == "go on" {
-			sc.events++
-		}
-	}
-	sc.maybeIdle()
-	if sc.onStepHook != nil {
-		sc.onStepHook(s)
-	}
-}
-
-// onReply is the server's side: a stall waits for the reflector to catch up, a
-// Retry-After for the client to start its wait.
-func (sc *scenario) onReply(rep apitest.Reply) {
-	if rep.Exchange.RetryAfter > 0 {
-		d := time.Duration(rep.Exchange.RetryAfter) * time.Second
-		// The client retries this one on its own, so no step shows it; the line is
-		// written before the clock moves, and the client can do nothing until it
-		// does, so its place among the steps is fixed.
-		sc.mu.Lock()
-		sc.lines = append(sc.lines, fmt.Sprintf("(server: %d, Retry-After: %s; the client waits and retries)", rep.Exchange.Status, d))
-		sc.mu.Unlock()
-		go func() {
-			sc.clock.BlockUntilDue(d)
-			sc.clock.Step(d)
-		}()
-	}
-	if rep.Exchange.End == recording.Stall {
-		sc.mu.Lock()
-		defer sc.mu.Unlock()
-		sc.stallAt = len(rep.Exchange.Lines)
-		sc.maybeIdle()
-	}
-}
-
-// maybeIdle steps the clock past the idle timeout when a stall is on and the
-// reflector has applied every event sent before it; called with mu held.
-func (sc *scenario) maybeIdle() {
-	if sc.stallAt >= 0 && sc.events >= sc.stallAt {
-		sc.stallAt = -1
-		sc.clock.Step(sc.idle)
-	}
 }
 
 // namespaceOf reads the namespace of the recording's first request.

@@ -1,0 +1,167 @@
+package apitest
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// serveLive answers a request from the live objects: the verbs, each a method of
+// liveState that returns the body and the status code.
+func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	t, ok := parsePath(r.URL.Path)
+	if !ok {
+		writeStatus(w, http.StatusNotFound, "NotFound", "the server could not find the requested resource")
+		return
+	}
+	q := r.URL.Query()
+	l := &s.live
+	var out []byte
+	var code int
+	var err error
+	switch {
+	case r.Method == http.MethodGet && t.name == "" && (q.Get("watch") == "true" || q.Get("watch") == "1"):
+		l.watch(w, r, t, q)
+		return
+	case r.Method == http.MethodGet && t.name == "":
+		out, code, err = l.list(t, q)
+	case r.Method == http.MethodGet:
+		out, code, err = l.get(t)
+	case r.Method == http.MethodPost && t.name == "":
+		var body object
+		if body, err = readObject(r.Body); err == nil {
+			out, code, err = l.create(t, body)
+		} else {
+			code = http.StatusBadRequest
+		}
+	case r.Method == http.MethodPut && t.name != "":
+		var body object
+		if body, err = readObject(r.Body); err == nil {
+			out, code, err = l.update(t, body)
+		} else {
+			code = http.StatusBadRequest
+		}
+	case r.Method == http.MethodPatch && t.name != "":
+		var patch []byte
+		if patch, err = io.ReadAll(r.Body); err == nil {
+			out, code, err = l.patch(t, r.Header.Get("Content-Type"), patch)
+		}
+	case r.Method == http.MethodDelete && t.name != "":
+		out, code, err = l.delete(t)
+	default:
+		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "%s is not supported on %s", r.Method, r.URL.Path)
+		return
+	}
+	if err != nil {
+		writeStatus(w, code, reasonFor(code), "%v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(append(out, '\n'))
+}
+
+func (l *liveState) get(t target) ([]byte, int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	o, ok := l.objects[t.collection()][key(t.namespace, t.name)]
+	if !ok {
+		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	}
+	return marshal(o), http.StatusOK, nil
+}
+
+func (l *liveState) create(t target, o object) ([]byte, int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := o.meta()
+	name, _ := m["name"].(string)
+	if name == "" {
+		if gen, _ := m["generateName"].(string); gen != "" {
+			name = gen + randomSuffix()
+			m["name"] = name
+		}
+	}
+	if name == "" {
+		return nil, http.StatusUnprocessableEntity, fmt.Errorf("metadata.name: Required value")
+	}
+	if t.namespace != "" {
+		m["namespace"] = t.namespace
+	}
+	ns, _ := m["namespace"].(string)
+	coll := l.collection(t.collection())
+	if _, ok := coll[key(ns, name)]; ok {
+		return nil, http.StatusConflict, fmt.Errorf("%s %q already exists", t.collection(), name)
+	}
+	m["uid"] = randomUID()
+	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
+	o["apiVersion"], o["kind"] = t.apiVersion(), kindOf(t, o)
+	coll[key(ns, name)] = o
+	return l.record("ADDED", t.collection(), o), http.StatusCreated, nil
+}
+
+func (l *liveState) update(t target, o object) ([]byte, int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old, ok := l.objects[t.collection()][key(t.namespace, t.name)]
+	if !ok {
+		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	}
+	m, oldMeta := o.meta(), old.meta()
+	if rv, _ := m["resourceVersion"].(string); rv != "" && rv != oldMeta["resourceVersion"] {
+		return nil, http.StatusConflict, fmt.Errorf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", t.collection(), t.name)
+	}
+	if t.sub == "status" { // only the status changes through the status subresource
+		status := o["status"]
+		o = deepCopy(old)
+		o["status"] = status
+		m = o.meta()
+	}
+	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp"} {
+		m[k] = oldMeta[k]
+	}
+	o["apiVersion"], o["kind"] = old["apiVersion"], old["kind"]
+	l.objects[t.collection()][key(t.namespace, t.name)] = o
+	return l.record("MODIFIED", t.collection(), o), http.StatusOK, nil
+}
+
+func (l *liveState) patch(t target, contentType string, patch []byte) ([]byte, int, error) {
+	l.mu.Lock()
+	old, ok := l.objects[t.collection()][key(t.namespace, t.name)]
+	l.mu.Unlock()
+	if !ok {
+		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	}
+	switch strings.TrimSpace(strings.Split(contentType, ";")[0]) {
+	case string(apiclient.MergePatch), string(apiclient.StrategicMergePatch):
+	default:
+		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("apitest: patch type %q is not supported (merge and strategic-merge are)", contentType)
+	}
+	var p any
+	if err := decodeJSON(patch, &p); err != nil {
+		return nil, http.StatusBadRequest, fmt.Errorf("patch: %w", err)
+	}
+	merged, ok := mergePatch(map[string]any(deepCopy(old)), p).(map[string]any)
+	if !ok {
+		return nil, http.StatusUnprocessableEntity, fmt.Errorf("patch: the result is not an object")
+	}
+	delete(object(merged).meta(), "resourceVersion") // a patch applies to the latest version
+	return l.update(t, object(merged))
+}
+
+func (l *liveState) delete(t target) ([]byte, int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	coll := l.objects[t.collection()]
+	o, ok := coll[key(t.namespace, t.name)]
+	if !ok {
+		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	}
+	delete(coll, key(t.namespace, t.name))
+	return l.record("DELETED", t.collection(), o), http.StatusOK, nil
+}
+
