@@ -79,10 +79,14 @@
 // bookmarks, 410 → relist, the backoff numbers, streaming lists with the
 // initial-events-end bookmark and a fall back to LIST. What differs, and why:
 //
-//   - A watch ended by a stream error (a cut, a malformed line) is resumed from the
-//     last resourceVersion after a backoff; client-go relists. Nothing was lost —
-//     every event up to that resourceVersion was applied — so a LIST of everything
-//     would only cost the server.
+//   - A watch that breaks — a cut or dropped stream, a malformed line, an error
+//     when opening it (other than 410) — is resumed from the last resourceVersion
+//     after a backoff. client-go watches again at once after a cut (it cannot tell
+//     one from a normal end), and relists after a malformed line (the default
+//     MaxInternalErrorRetryDuration is 0) or an unexpected error opening the
+//     watch. Nothing was lost — every event up to that resourceVersion was applied
+//     — so a LIST would only cost the server, and a server that cuts streams is
+//     in trouble and gets a pause.
 //   - A dead connection is found by an idle timeout on the reflector's clock
 //     (timeout + margin, as kube-rs does) where client-go relies on HTTP/2 pings,
 //     which the standard library does not send.

@@ -8,12 +8,13 @@ import (
 )
 
 const (
-	list0   = "> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0"
-	watch10 = "> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=10&watch=true"
-	watch11 = "> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&watch=true"
-	ok      = "< 200"
-	gone    = `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}}`
-	gone410 = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}`
+	list0    = "> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0"
+	watch10  = "> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=10&watch=true"
+	watch11  = "> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&watch=true"
+	ok       = "< 200"
+	gone     = `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}}`
+	tooLarge = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Timeout: Too large resource version: 11, current: 9","reason":"Timeout","details":{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1},"code":504}`
+	gone410  = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}`
 )
 
 func podList(rv string, pods ...string) string {
@@ -74,6 +75,15 @@ func TestReflector_edge_cases(t *testing.T) {
 			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"14","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
 			"< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "c", "15"), "< end",
+		}},
+		{"too-large-resource-version", listwatch.Options{}, []string{
+			// A server whose cache is behind our resourceVersion: the watch relists,
+			// and the LIST at that version, refused the same way, lists the latest.
+			list0, ok, podList("10"),
+			watch10, ok, ev("ADDED", "a", "11"), "< end",
+			watch11, "< 504", tooLarge,
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", "< 504", tooLarge,
+			"> GET /api/v1/namespaces/demo/pods?limit=500", ok, podList("12", podJSON("a", "11")),
 		}},
 		{"oversized-line", listwatch.Options{}, []string{
 			// One line over 16 MiB is a broken stream, not an object: dropped, resumed.

@@ -25,12 +25,13 @@ var discard = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Leve
 // FIFO drained, and writes a golden line for what only it can see: which objects a
 // Replace removed.
 type modelSink struct {
-	mu      sync.Mutex
-	objects map[string]*apiclient.Object
-	lines   *[]string
-	resyncs int
-	fail    map[string]error // method → error to return
-	once    map[string]bool  // methods whose failure happens once
+	mu       sync.Mutex
+	objects  map[string]*apiclient.Object
+	lines    *[]string
+	resyncs  int
+	replaces int
+	fail     map[string]error // method → error to return
+	once     map[string]bool  // methods whose failure happens once
 }
 
 // failOnce makes method fail the next time only.
@@ -39,6 +40,12 @@ func (s *modelSink) failOnce(method string, err error) {
 	defer s.mu.Unlock()
 	s.fail[method] = err
 	s.once[method] = true
+}
+
+func (s *modelSink) replaceCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.replaces
 }
 
 func (s *modelSink) resyncCount() int {
@@ -90,6 +97,7 @@ func (s *modelSink) Replace(list []*apiclient.Object, rv string) error {
 	if err := s.failing("Replace"); err != nil {
 		return err
 	}
+	s.replaces++
 	listed := map[string]*apiclient.Object{}
 	for _, o := range list {
 		listed[o.Key()] = o

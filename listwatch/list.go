@@ -2,6 +2,8 @@ package listwatch
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -19,8 +21,9 @@ import (
 //     version other than "0" sends the request to etcd — unless this server has
 //     shown that it pages (no watch cache), and then with the limit, to keep etcd's
 //     answers small;
-//   - after a 410 on such a list (the version is older than anything kept), it
-//     asks for "" — the latest state, read from etcd — with the limit.
+//   - after a 410 on such a list (the version is older than anything kept), or a
+//     "too large resource version" (the server's cache is behind it), it asks for
+//     "" — the latest state, read from etcd — with the limit.
 //
 // A 410 on a continuation page means the continue token expired (etcd compacted
 // the snapshot away while we read): it starts over with one LIST of everything at
@@ -50,7 +53,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 			opts = first
 			opts.Limit = 0
 			continue
-		case apiclient.IsGone(err) && opts.ResourceVersion != "":
+		case unavailable(err) && opts.ResourceVersion != "":
 			r.noteError(err)
 			r.step(Step{Op: OpError, Err: err, Next: "list the latest"})
 			r.rvUnavailable = true
@@ -98,4 +101,22 @@ func (r *Reflector) pageLimit(rv string) int64 {
 		return r.opts.PageSize
 	}
 	return 0
+}
+
+// unavailable reports whether the server refused a resourceVersion: 410 (older than
+// it keeps) or 504 with the cause ResourceVersionTooLarge (newer than its cache has
+// seen, as after talking to another, faster API server).
+func unavailable(err error) bool {
+	if apiclient.IsGone(err) {
+		return true
+	}
+	var se *apiclient.StatusError
+	if errors.As(err, &se) && se.Status.Details != nil {
+		for _, c := range se.Status.Details.Causes {
+			if c.Type == "ResourceVersionTooLarge" {
+				return true
+			}
+		}
+	}
+	return strings.Contains(err.Error(), "Too large resource version")
 }

@@ -107,6 +107,12 @@ func (r *Reflector) listing(ctx context.Context) stateFn {
 	if ctx.Err() != nil {
 		return nil
 	}
+	if apiclient.IsNotFound(err) && !r.synced {
+		// The resource does not exist (a CRD not installed yet): tell the Sink it
+		// is empty, so that whoever waits for it to fill is not blocked forever,
+		// and keep trying. client-go does the same.
+		_ = r.sink.Replace(nil, "")
+	}
 	if err == nil {
 		err = r.listed(items, rv, false)
 	}

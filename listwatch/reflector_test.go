@@ -151,3 +151,17 @@ func TestResync_calls_the_sink_every_period_once_synced(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestList_of_a_resource_that_does_not_exist_empties_the_sink: a 404 on the LIST (a
+// custom resource whose CRD is not installed yet) hands the sink an empty Replace,
+// so that nobody waits forever for it to fill, and the reflector keeps trying.
+func TestList_of_a_resource_that_does_not_exist_empties_the_sink(t *testing.T) {
+	sc := newScenario(t, script(t,
+		list0, "< 404", `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`,
+		list0, ok, podList("10", podJSON("a", "5")),
+	), listwatch.Options{})
+	sc.run()
+	if got, want := sc.sink.replaceCount(), 2; got != want {
+		t.Fatalf("%d Replace calls, want %d (an empty one after the 404, then the list)", got, want)
+	}
+}

@@ -121,7 +121,7 @@ func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listin
 	case err == io.EOF:
 		r.step(Step{Op: OpClosed, ResourceVersion: r.rv, Items: n})
 		return result{ended, nil}
-	case apiclient.IsGone(err):
+	case unavailable(err):
 		return result{gone, err}
 	}
 	return result{failed, err}
