@@ -9,7 +9,7 @@ import "time"
 //
 // The zero value means client-go's numbers (reflector.go's backoff manager): 0.8 s
 // doubling to 30 s, jitter 1.0 (waits of 0.8–1.6 s at first, 30–60 s at most),
-// reset after 2 minutes without a failure.
+// reset after 2 minutes without a failure. A Backoff is a plain value.
 type Backoff struct {
 	Initial    time.Duration
 	Max        time.Duration

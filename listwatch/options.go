@@ -10,7 +10,8 @@ import (
 
 // Options tune a Reflector. The zero value gives client-go's behaviour: pages of 500,
 // watch timeouts between 5 and 10 minutes, client-go's backoff, no resync, LIST
-// rather than streaming lists.
+// rather than streaming lists. New copies the Options; changing them afterwards
+// has no effect.
 type Options struct {
 	// Name names the reflector in logs, e.g. "pods" or "deployments.apps in demo".
 	Name string

@@ -14,7 +14,7 @@ import (
 )
 
 // RecordOptions say what Record captures and for how long. The zero value records a
-// LIST of everything and the watch after it until ctx is done.
+// LIST of everything and the watch after it until ctx is done. A plain value.
 type RecordOptions struct {
 	// Namespace narrows the resource to one namespace; "" records all of them.
 	Namespace     string

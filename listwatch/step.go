@@ -33,7 +33,7 @@ const (
 )
 
 // Step is one thing a Reflector did, handed to Options.OnStep. Only the fields that
-// make sense for its Op are set.
+// make sense for its Op are set. A Step is a plain value: keep it, copy it, print it.
 type Step struct {
 	Op              Op
 	Key             string        // ITEM, ADD, UPDATE, DELETE: the object's "namespace/name"

@@ -27,9 +27,9 @@ import (
 //     each write getting the next resourceVersion and a watch event. This is what
 //     controller tests and the demo command run on.
 //
-// Until Replay is called the server is live. Build one with NewServer and Close it.
-// A Server is safe for concurrent use; its hooks (OnReply) are called from request
-// goroutines.
+// Until Replay is called the server is live. Build one with NewServer (the zero
+// value is not usable) and Close it. A Server is safe for concurrent use; its hooks
+// (OnReply) are called from request goroutines.
 type Server struct {
 	// URL is the server's base URL, https://127.0.0.1:PORT.
 	URL string
@@ -117,7 +117,8 @@ func writeStatus(w http.ResponseWriter, code int, reason, format string, args ..
 	w.Write(append(body, '\n'))
 }
 
-// Reply describes a scripted response the server has just finished writing.
+// Reply describes a scripted response the server has just finished writing. A plain
+// value; Exchange points into the script and must not be changed.
 type Reply struct {
 	// Index is the exchange's position in the script (from 0).
 	Index    int

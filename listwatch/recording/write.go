@@ -15,7 +15,8 @@ import (
 //
 // Each method writes whole lines under a lock, so a Writer is safe for concurrent
 // use; the exchanges still have to come one after the other to read as a recording.
-// The first write error sticks and is returned by every later call.
+// The first write error sticks and is returned by every later call. The zero value
+// is not usable: make one with NewWriter.
 type Writer struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
