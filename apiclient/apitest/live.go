@@ -164,4 +164,3 @@ func (l *liveState) delete(t target) ([]byte, int, error) {
 	delete(coll, key(t.namespace, t.name))
 	return l.record("DELETED", t.collection(), o), http.StatusOK, nil
 }
-
