@@ -37,7 +37,9 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 	var items []*apiclient.Object
 	keep := func(o *apiclient.Object) error {
 		items = append(items, o)
-		r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
+		if r.tracing {
+			r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
+		}
 		return nil
 	}
 	rv := ""

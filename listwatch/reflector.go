@@ -38,6 +38,8 @@ type Reflector struct {
 	idleTimeout   time.Duration // of the current watch: its timeout plus the margin
 	backoff       backoff
 
+	tracing bool // someone reads the steps (OnStep, or the log at debug level)
+
 	running atomic.Bool
 	stepMu  sync.Mutex // OnStep calls never overlap
 	mu      sync.Mutex // guards health
@@ -55,6 +57,7 @@ func New(rc apiclient.ResourceClient, sink Sink, opts Options) *Reflector {
 		r.rand = opts.Rand.Float64
 	}
 	r.backoff.Backoff = opts.Backoff
+	r.tracing = opts.OnStep != nil || r.log.Enabled(context.Background(), slog.LevelDebug)
 	return r
 }
 
@@ -245,7 +248,8 @@ func (r *Reflector) resyncLoop(ctx context.Context) {
 	}
 }
 
-// step hands a step to OnStep and to the debug log.
+// step hands a step to OnStep and to the debug log. The per-object steps (ITEM,
+// ADD, …) are only built when r.tracing: their key costs an allocation per event.
 func (r *Reflector) step(s Step) {
 	if r.opts.OnStep != nil {
 		r.stepMu.Lock()

@@ -177,11 +177,13 @@ func (r *Reflector) apply(ev apiclient.Event, now time.Time) {
 		r.step(Step{Op: OpError, Key: ev.Object.Key(), Err: err, Next: "go on"})
 		return
 	}
-	s := Step{Op: op, Key: ev.Object.Key(), ResourceVersion: rv}
-	if op == OpBookmark {
-		s.Key = ""
+	if r.tracing {
+		s := Step{Op: op, ResourceVersion: rv}
+		if op != OpBookmark {
+			s.Key = ev.Object.Key()
+		}
+		r.step(s)
 	}
-	r.step(s)
 }
 
 // streamVersion is the resourceVersion a streaming list asks for: "" (the latest,
