@@ -160,6 +160,7 @@ func (r *Reflector) listed(items []*apiclient.Object, rv string, streamed bool) 
 	}
 	r.synced = true
 	r.mu.Lock()
+	r.health.State = Watching // a streaming list goes on watching on the same stream
 	r.health.Synced = true
 	r.health.ResourceVersion = rv
 	r.mu.Unlock()
