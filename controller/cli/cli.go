@@ -28,6 +28,7 @@ var commands = []command{
 	{"run", "", "the example controller: restart a deployment when a watched pod becomes Running", runRun},
 	{"get", "RESOURCE [NAME]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", runGet},
 	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", runAPIResources},
+	{"watch", "RESOURCE", "one line per event: TYPE namespace/name resourceVersion (-o json: the events)", runWatch},
 	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", runSync},
 }
 
@@ -40,7 +41,7 @@ var flags = []flagSpec{
 	{long: "all-namespaces", short: "A", kind: boolFlag, usage: "every namespace"},
 	{long: "selector", short: "l", kind: stringFlag, usage: "label selector, e.g. app=nginx,tier!=db"},
 	{long: "field-selector", kind: stringFlag, usage: "field selector, e.g. status.phase=Running"},
-	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml", commands: "get"},
+	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml (watch: json)", commands: "get watch"},
 	{long: "watch", kind: boolFlag, usage: "sync: keep watching after the sync until interrupted", commands: "sync"},
 	{long: "until-events", kind: intFlag, usage: "sync: keep watching until N more watch events were applied", commands: "sync"},
 	{long: "dump", kind: boolFlag, usage: "sync: print the cache as sorted \"namespace/name resourceVersion\" lines at exit", commands: "sync"},

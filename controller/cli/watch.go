@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"sort"
+	"sync"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/listwatch"
+)
+
+// runWatch is `kubewire watch RESOURCE`: one line per event,
+//
+//	ADDED default/web-1 1201
+//
+// or with -o json the event as the API server sends it. It runs on the Reflector,
+// so it survives what a bare ?watch=true does not: the server ending the stream,
+// a dropped connection, a 410. The first LIST prints as ADDED; a relist prints the
+// changes it implies (ADDED, MODIFIED, DELETED), so the output stays a faithful
+// event log.
+func runWatch(ctx context.Context, s *session) error {
+	format := s.str("output")
+	if format != "" && format != "json" {
+		return usagef("watch prints lines or -o json, not %q", format)
+	}
+	c, cfg, err := s.connect()
+	if err != nil {
+		return err
+	}
+	res, err := s.resource(ctx, c)
+	if err != nil {
+		return err
+	}
+	if !res.Has("watch") {
+		return fmt.Errorf("%s cannot be watched", res)
+	}
+	out := bufio.NewWriter(s.env.Stdout)
+	p := &printer{w: out, json: format == "json", rv: map[string]string{}}
+	opts := listwatch.Options{Name: res.String(), LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), Logger: s.log}
+	if trace := s.tracer(); trace != nil {
+		opts.OnStep = func(st listwatch.Step) { trace("listwatch " + st.String()) }
+	}
+	err = listwatch.New(c.Resource(res).Namespace(s.namespace(cfg)), p, opts).Run(ctx)
+	p.mu.Lock()
+	out.Flush()
+	n := p.events
+	p.mu.Unlock()
+	if err != nil && ctx.Err() == nil {
+		return err
+	}
+	fmt.Fprintf(s.env.Stderr, "watched %d events\n", n)
+	return nil
+}
+
+// printer is the watch command's listwatch.Sink: it prints instead of caching,
+// remembering only each key's resourceVersion so that a relist can be told apart
+// from news.
+type printer struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	json   bool
+	rv     map[string]string // key → resourceVersion last printed
+	events int
+}
+
+func (p *printer) Add(o *apiclient.Object) error    { return p.print(apiclient.Added, o) }
+func (p *printer) Update(o *apiclient.Object) error { return p.print(apiclient.Modified, o) }
+func (p *printer) Delete(o *apiclient.Object) error { return p.print(apiclient.Deleted, o) }
+func (p *printer) Resync() error                    { return nil }
+
+// Replace prints what a LIST says changed since the last one: new objects as
+// ADDED, changed ones as MODIFIED, vanished ones as DELETED (in key order).
+func (p *printer) Replace(list []*apiclient.Object, _ string) error {
+	p.mu.Lock()
+	listed := map[string]bool{}
+	var gone []string
+	for _, o := range list {
+		listed[o.Key()] = true
+	}
+	for k := range p.rv {
+		if !listed[k] {
+			gone = append(gone, k)
+		}
+	}
+	old := make(map[string]string, len(p.rv))
+	for k, v := range p.rv {
+		old[k] = v
+	}
+	p.mu.Unlock()
+	sort.Strings(gone)
+	for _, k := range gone {
+		ns, name := splitKey(k)
+		o := &apiclient.Object{Metadata: apiclient.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: old[k]}}
+		if err := p.print(apiclient.Deleted, o); err != nil {
+			return err
+		}
+	}
+	for _, o := range list {
+		rv, seen := old[o.Key()]
+		switch {
+		case !seen:
+			p.print(apiclient.Added, o)
+		case rv != o.Metadata.ResourceVersion:
+			p.print(apiclient.Modified, o)
+		}
+	}
+	return nil
+}
+
+func (p *printer) print(t apiclient.EventType, o *apiclient.Object) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t == apiclient.Deleted {
+		delete(p.rv, o.Key())
+	} else {
+		p.rv[o.Key()] = o.Metadata.ResourceVersion
+	}
+	p.events++
+	if p.json {
+		line, err := json.Marshal(struct {
+			Type   apiclient.EventType `json:"type"`
+			Object json.RawMessage     `json:"object"`
+		}{t, o.Raw()})
+		if err != nil {
+			return err
+		}
+		p.w.Write(append(line, '\n'))
+	} else {
+		fmt.Fprintf(p.w, "%s %s %s\n", t, o.Key(), o.Metadata.ResourceVersion)
+	}
+	// One event, one line, now: a watch is read as it happens.
+	return p.w.Flush()
+}
+
+func splitKey(k string) (string, string) {
+	for i := 0; i < len(k); i++ {
+		if k[i] == '/' {
+			return k[:i], k[i+1:]
+		}
+	}
+	return "", k
+}
