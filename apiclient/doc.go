@@ -8,7 +8,9 @@
 //	^^^^^^^^^
 //
 // Everything else in kubewire reaches the server through here. Sub-package
-// kubeconfig finds the server and the credentials; apitest fakes a server for tests.
+// kubeconfig finds the server and the credentials; recording is the file format of
+// recorded exchanges; apitest is an in-memory API server (live, or replaying a
+// recording) for tests and the demo.
 //
 // # The whole move
 //
@@ -79,8 +81,8 @@
 //   - Watch is pull-based (Next) instead of a ResultChan fed by a goroutine: no
 //     goroutine to leak, and the caller's loop reads like the protocol.
 //   - client-go notices a dead connection under a watch through HTTP/2 pings; the
-//     standard library's HTTP/2 client sends none, so kubewire times out a watch that
-//     has been silent too long (the Reflector sets the idle timeout from its watch
-//     timeout plus a margin).
+//     standard library's HTTP/2 client sends none, so a watch that has been silent
+//     too long is dropped instead: WatchOptions.IdleTimeout here, and the
+//     Reflector's own watchdog (its watch timeout plus a margin, on its clock).
 //   - No protobuf: JSON only, which is what every resource (CRDs included) speaks.
 package apiclient

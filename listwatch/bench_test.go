@@ -15,8 +15,8 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
-	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 // The benchmarks run the reflector on bytes recorded from a real server

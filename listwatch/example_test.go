@@ -8,8 +8,8 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
-	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 // printSink prints what a Reflector writes into it. In the pipeline the sink is a

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
-	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 // scenario is one replay: a recording played by the test server to a reflector on a

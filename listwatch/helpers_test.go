@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden from what the tests see")

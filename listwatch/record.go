@@ -10,7 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 // RecordOptions say what Record captures and for how long. The zero value records a

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
-	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 const secretList = `{"kind":"SecretList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[{"metadata":{"name":"db","namespace":"demo","resourceVersion":"7"},"data":{"password":"aHVudGVyMg=="},"type":"Opaque"}]}`

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
-	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 // The scenarios replay recordings of a real kube-apiserver (testdata/scenarios at the

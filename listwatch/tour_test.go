@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
-	"github.com/kubewire/kubewire/listwatch/recording"
 )
 
 func podJSON(name, rv string) string {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 // replayState is the script and how far it has been played.

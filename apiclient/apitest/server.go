@@ -10,7 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 // Server is a small Kubernetes API server in memory, on an httptest TLS server. It

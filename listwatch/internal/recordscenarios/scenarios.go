@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 // list-watch: LIST, then a watch that sees an add, an update and a delete, ended by

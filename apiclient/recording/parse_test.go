@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 const sample = `kubewire-recording v1

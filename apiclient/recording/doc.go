@@ -7,7 +7,11 @@
 // # Where this sits
 //
 //	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
-//	             ^^^^^^^^^ (its recordings, and what apitest replays)
+//	^^^^^^^^^
+//	the wire bytes of the API server, as apiclient receives them: written by
+//	listwatch.Record, replayed by apitest. It lives under apiclient because it is
+//	about HTTP exchanges, not about reflecting, and because apitest (part of the
+//	apiclient stage) may import nothing further down the pipeline.
 //
 // # The format
 //

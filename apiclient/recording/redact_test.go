@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/kubewire/kubewire/listwatch/recording"
+	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 func TestRedact(t *testing.T) {
