@@ -23,7 +23,7 @@ type delays[K comparable] struct {
 	armed   bool
 }
 
-// waiter is one key in the heap.
+// waiter is one key in the heap. Built by insert; guarded by the queue's mutex.
 type waiter[K comparable] struct {
 	key K
 	due time.Duration // since the queue's epoch
@@ -121,7 +121,8 @@ func (d *delays[K]) stop() {
 // len returns how many keys are waiting.
 func (d *delays[K]) len() int { return len(d.heap) }
 
-// waiters implements heap.Interface, earliest due time first.
+// waiters implements heap.Interface, earliest due time first. The zero value is an
+// empty heap; guarded by the queue's mutex.
 type waiters[K comparable] []*waiter[K]
 
 func (h waiters[K]) Len() int           { return len(h) }

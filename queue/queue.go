@@ -46,8 +46,8 @@ type Queue[K comparable] struct {
 // entry is one key: which of the states drawn on Queue it is in, and since when, for
 // the metrics.
 //
-// Hashing the key is most of what the queue does under its lock, so entries are
-// arranged for it to happen twice per round trip (Add, Get, Done): the FIFO holds
+// Hashing the key is, with reading the clock, most of what the queue does under its
+// lock, so entries are arranged for it to happen twice per round trip (Add, Get, Done): the FIFO holds
 // entries rather than keys, so Get hashes nothing; and Done leaves a finished key's
 // entry in the map, idle, so that Done hashes once (no delete) and the next Add of
 // the key, the common case for a controller whose objects change again and again,
@@ -124,8 +124,6 @@ func (q *Queue[K]) Add(key K) {
 // never handed out again. After shutdown, Get keeps handing out what is queued and
 // then returns quit=true: the worker should return. O(1).
 func (q *Queue[K]) Get() (key K, quit bool) {
-	// Read the clock before taking the lock, so that the other workers do not wait
-	// for it; if we then have to wait for a key, read it again.
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.fifo.len() == 0 && !q.shuttingDown {
@@ -199,8 +197,9 @@ func (q *Queue[K]) ShutDown() {
 
 // ShutDownWithDrain shuts down as ShutDown does, then waits until the queue is empty
 // and every key handed out has been marked Done: when it returns, every key queued
-// before the call has been processed. It blocks forever if workers stop calling Get
-// or Done; a ShutDown from another goroutine ends the wait.
+// before the call has been processed (unless a ShutDown ended the wait). It blocks
+// forever if workers stop calling Get or Done; a ShutDown from another goroutine
+// ends the wait.
 func (q *Queue[K]) ShutDownWithDrain() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
