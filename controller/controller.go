@@ -71,6 +71,10 @@ type Options struct {
 	// queue.DefaultLimiter (per-item 5 ms doubling to 1000 s, and 10 qps overall).
 	Limiter queue.Limiter[Request]
 	Clock   queue.Clock
+	// ResyncPeriod, when positive, reconciles every cached object of each watched
+	// informer this often even if nothing changed: a safety net for a world that
+	// drifted without an event (controller-runtime's SyncPeriod).
+	ResyncPeriod time.Duration
 	// ShutdownTimeout bounds how long Run waits, after its context is done, for
 	// reconciles in flight; then their context is cancelled too.
 	ShutdownTimeout time.Duration
@@ -144,7 +148,7 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 		AddFunc:    func(o *apiclient.Object, _ bool) { enqueue(o) },
 		UpdateFunc: func(_, o *apiclient.Object) { enqueue(o) },
 		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(o) },
-	}, 0)
+	}, c.opts.ResyncPeriod)
 }
 
 // WatchWith connects an informer through a handler of the caller's making, for

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
@@ -108,7 +110,8 @@ func TestGolden_reconcile_log(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	resync := apitest.NewClock() // the informers' clock, moved only for the resync
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: resync})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +119,7 @@ func TestGolden_reconcile_log(t *testing.T) {
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 	rec := &cacheReconciler{inf: pods, story: s, fail: map[string]int{"default/f": 3}, again: map[string]bool{"default/r": true}}
 	qclock := newQueueClock()
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: qclock})
+	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: qclock, ResyncPeriod: 10 * time.Minute})
 	ctrl.Watch(pods, nil)
 	m.Add(ctrl)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -164,6 +167,14 @@ func TestGolden_reconcile_log(t *testing.T) {
 	s.say("# a minute passes")
 	qclock.Step(60e9)
 	s.expect(t)
+	s.say("# the resync period (10m) passes: every cached pod is reconciled, changed or not")
+	resync.BlockUntilWaiters(1)
+	resync.Step(10 * time.Minute)
+	lines := []string{<-s.calls, <-s.calls, <-s.calls}
+	sort.Strings(lines) // the resync's order is the store's, a map's
+	for _, l := range lines {
+		s.say("%s", l)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

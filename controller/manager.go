@@ -60,7 +60,9 @@ type ManagerOptions struct {
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
 	// (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner
-	Log    *slog.Logger
+	// Clock times the informers' resyncs; nil means the wall clock.
+	Clock apiclient.Clock
+	Log   *slog.Logger
 	// Trace receives one line per hop per object from every stage.
 	Trace func(line string)
 }
@@ -115,6 +117,7 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 		Name:    key.Resource,
 		InOrder: m.opts.InOrder,
 		Trace:   m.opts.Trace,
+		Clock:   m.opts.Clock,
 		Source: func(sink fifo.Sink[*apiclient.Object]) Runner {
 			source = m.opts.Source(key, rc, sink)
 			return source
