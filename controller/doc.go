@@ -34,6 +34,7 @@
 //	error                   AddRateLimited (5 ms doubling, 10 qps overall) until MaxRetries, then drop and count
 //	Terminal(error)         Forget, log: retrying cannot help
 //	panic                   recovered, counted, treated as an error
+//	every ResyncPeriod      each cached object's Request again, changed or not
 //
 // Workers start only once every watched informer has synced and its handlers have
 // been given the whole initial list; on shutdown no new Request is taken and the
