@@ -30,6 +30,8 @@ var commands = []command{
 	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", runAPIResources},
 	{"watch", "RESOURCE", "one line per event: TYPE namespace/name resourceVersion (-o json: the events)", runWatch},
 	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", runSync},
+	{"record", "RESOURCE -o FILE", "write the LIST and watch events to FILE, for apitest to replay (secrets redacted)", runRecord},
+	{"demo", "", "the run controller on an API server in this process, with --trace: no cluster needed", runDemo},
 }
 
 // flags every command understands, kubectl's names; commands that take only some
@@ -41,11 +43,13 @@ var flags = []flagSpec{
 	{long: "all-namespaces", short: "A", kind: boolFlag, usage: "every namespace"},
 	{long: "selector", short: "l", kind: stringFlag, usage: "label selector, e.g. app=nginx,tier!=db"},
 	{long: "field-selector", kind: stringFlag, usage: "field selector, e.g. status.phase=Running"},
-	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml (watch: json)", commands: "get watch"},
+	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml (watch: json); record: the file to write", commands: "get watch record"},
 	{long: "watch", kind: boolFlag, usage: "sync: keep watching after the sync until interrupted", commands: "sync"},
 	{long: "until-events", kind: intFlag, usage: "sync: keep watching until N more watch events were applied", commands: "sync"},
 	{long: "dump", kind: boolFlag, usage: "sync: print the cache as sorted \"namespace/name resourceVersion\" lines at exit", commands: "sync"},
 	{long: "watch-list", kind: boolFlag, usage: "list with a streaming list (sendInitialEvents) instead of LIST", commands: "sync"},
+	{long: "events", kind: intFlag, usage: "record: stop after N watch events", commands: "record"},
+	{long: "duration", kind: durationFlag, usage: "record: stop after this long, e.g. 30s", commands: "record"},
 	{long: "restart-deployment", kind: stringFlag, usage: "run: the deployment to restart (default tools)", commands: "run"},
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
 	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080", commands: "run"},
@@ -64,7 +68,8 @@ type session struct {
 
 // Main runs the kubewire command line and returns the process's exit code:
 // 0 success, 1 a runtime error (one line on stderr saying what and where),
-// 2 a usage error (one line and a hint).
+// 2 a usage error (one line and a hint). With no command it runs `run` if a
+// cluster config is found and `demo` if there is none (defaultCommand).
 func Main(ctx context.Context, argv []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
@@ -73,11 +78,18 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	if p.boolean("help") || len(p.args) == 0 {
+	if p.boolean("help") {
 		printHelp(env.Stdout)
 		return 0
 	}
-	name := p.args[0]
+	var name string
+	if len(p.args) == 0 {
+		if name, err = defaultCommand(p, env); err != nil {
+			return fail(env, err)
+		}
+	} else {
+		name, p.args = p.args[0], p.args[1:]
+	}
 	cmd, ok := lookup(name)
 	if !ok {
 		return fail(env, usagef("unknown command %q", name))
@@ -85,16 +97,20 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	if err := p.checkCommand(flags, name); err != nil {
 		return fail(env, err)
 	}
-	p.args = p.args[1:]
-	level := slog.LevelInfo
-	if p.integer("v", 0) > 0 {
-		level = slog.LevelDebug
-	}
-	s := &session{parsed: p, env: env, log: slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))}
+	s := &session{parsed: p, env: env}
+	s.log = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
 	if err := cmd.run(ctx, s); err != nil {
 		return fail(env, err)
 	}
 	return 0
+}
+
+// logLevel is -v's: info at 0, debug above.
+func (p *parsed) logLevel() slog.Level {
+	if p.integer("v", 0) > 0 {
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
 }
 
 func lookup(name string) (command, bool) {
@@ -119,7 +135,8 @@ func fail(env Env, err error) int {
 
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "kubewire: Kubernetes controllers from scratch, on raw HTTP.")
-	fmt.Fprintln(w, "\nUsage: kubewire COMMAND [RESOURCE] [NAME] [flags]   (flags may stand anywhere)")
+	fmt.Fprintln(w, "\nUsage: kubewire [COMMAND] [RESOURCE] [NAME] [flags]   (flags may stand anywhere)")
+	fmt.Fprintln(w, "With no command: run, if a cluster config is found; else demo.")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-28s %s\n", c.name+" "+c.args, c.help)

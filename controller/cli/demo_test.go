@@ -1,0 +1,124 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/controller/cli"
+)
+
+// The trace prefixes of every stage the demo is meant to show, and the lines that
+// prove the story ran to its end.
+var demoWants = []string{
+	"\nlistwatch ", "\nfifo ", "\nstore ", "\nhandler ", "\nqueue ", "\ncontroller ",
+	`msg="restarted deployment" deployment=demo/tools`,
+	"demo: 3/4 the controller restarted deployment demo/tools: restartedAt=",
+	"\nhandler delete demo/web-2 ",
+	"demo: done in ",
+}
+
+// checkDemo fails unless out (stdout and stderr together) holds every line of
+// the story.
+func checkDemo(t *testing.T, out string) {
+	t.Helper()
+	out = "\n" + out
+	for _, want := range demoWants {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestDemo_plays_the_story_through_every_stage_and_exits_0(t *testing.T) {
+	// A kubeconfig that would fail if the demo read it: the demo must not.
+	env := map[string]string{"KUBECONFIG": "/nonexistent/config"}
+	code, stdout, stderr := run(t, env, "demo")
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", got, want, stderr)
+	}
+	checkDemo(t, stdout+stderr)
+	if strings.Contains(stderr, "no cluster config found") {
+		t.Fatalf("`kubewire demo` said it fell back to the demo:\n%s", stderr)
+	}
+}
+
+// With no command, kubewire runs the controller when there is a cluster to run
+// it on, the demo when there is no config at all, and fails (without a demo)
+// when there is a config that does not load.
+func TestNo_command_runs_the_demo_only_when_no_cluster_config_exists(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	kubeconfig := writeKubeconfig(t, srv)
+
+	tests := []struct {
+		name     string
+		env      map[string]string
+		args     []string
+		wantCode int
+		wantDemo bool
+		wantErr  string // "" for none
+	}{
+		{"no_kubeconfig_anywhere_runs_the_demo", map[string]string{"HOME": t.TempDir()}, nil, 0, true, ""},
+		{"no_HOME_either_runs_the_demo", nil, nil, 0, true, ""},
+		{"a_kubeconfig_from_KUBECONFIG_runs_the_controller", map[string]string{"KUBECONFIG": kubeconfig}, nil, 0, false, ""},
+		{"a_missing_kubeconfig_flag_is_an_error", map[string]string{"HOME": t.TempDir()}, []string{"--kubeconfig", "/nonexistent/config"}, 1, false, "/nonexistent/config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Cancelled from the start: `run` connects, says where it acts, and
+			// stops at once; the demo is bounded by its own story.
+			ctx, cancel := context.WithCancel(context.Background())
+			if !tt.wantDemo {
+				cancel()
+			}
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			code := cli.Main(ctx, tt.args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tt.env[k] }})
+			if got, want := code, tt.wantCode; got != want {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", got, want, stderr.String())
+			}
+			fellBack := strings.HasPrefix(stderr.String(), "no cluster config found (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster): running the demo\n")
+			if got, want := fellBack, tt.wantDemo; got != want {
+				t.Fatalf("fell back to the demo: %v, want %v; stderr:\n%s", got, want, stderr.String())
+			}
+			if tt.wantDemo {
+				checkDemo(t, stdout.String()+stderr.String())
+			}
+			if !tt.wantDemo && tt.wantErr == "" && !strings.Contains(stderr.String(), "kubewire run: context ") {
+				t.Fatalf("the controller did not run:\n%s", stderr.String())
+			}
+			if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
+				t.Fatalf("stderr %q lacks %q", stderr.String(), tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestHelp_with_no_config_still_prints_help(t *testing.T) {
+	code, stdout, stderr := run(t, map[string]string{"HOME": t.TempDir()}, "--help")
+	if code != 0 || !strings.Contains(stdout, "demo") || !strings.Contains(stdout, "record RESOURCE -o FILE") || stderr != "" {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
+
+// writeKubeconfig writes a kubeconfig for srv: its URL and CA, no credentials.
+func writeKubeconfig(t *testing.T, srv *apitest.Server) string {
+	t.Helper()
+	cfg := srv.Config()
+	ca := filepath.Join(t.TempDir(), "ca.crt")
+	if err := os.WriteFile(ca, cfg.TLS.CAData, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "config")
+	body := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + cfg.Server + "\n    certificate-authority: " + ca + "\n" +
+		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u, namespace: demo}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
