@@ -1,0 +1,264 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/recording"
+	"github.com/kubewire/kubewire/controller/cli"
+)
+
+func TestRecord_usage_errors_exit_2(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"without_a_file", []string{"record", "configmaps"}},
+		{"with_zero_events", []string{"record", "configmaps", "-o", "x.rec", "--events", "0"}},
+		{"with_a_negative_duration", []string{"record", "configmaps", "-o", "x.rec", "--duration", "-1s"}},
+		{"events_on_another_command", []string{"get", "configmaps", "--events", "2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, nil, tt.args...)
+			if got, want := code, 2; got != want {
+				t.Fatalf("exit %d, want %d; stderr %q", got, want, stderr)
+			}
+		})
+	}
+}
+
+// recordServer is an API server for `kubewire record` without a cluster: the
+// discovery documents recorded from kube-apiserver 1.32, and everything else
+// passed to a live apitest server (which has no discovery of its own). It
+// returns the kubeconfig's path and a client of the apitest server.
+func recordServer(t *testing.T) (string, *apiclient.Client) {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Config().Transport()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// FlushInterval -1: a watch must reach the recorder event by event.
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: base, FlushInterval: -1}
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
+		if body, err := os.ReadFile(filepath.Join("..", "..", "apiclient", "testdata", "discovery", "legacy", name)); err == nil {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(body)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	path := filepath.Join(t.TempDir(), "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, c
+}
+
+// recordWhile runs `kubewire record` with args and --trace, calls change once
+// the watch request has gone out, and returns the exit code and stderr.
+func recordWhile(t *testing.T, env map[string]string, args []string, change func()) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stderr := &signalWriter{want: "record WATCH ", seen: make(chan struct{})}
+	var stdout bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Main(ctx, append(args, "--trace"), cli.Env{Stdout: &stdout, Stderr: stderr, Getenv: func(k string) string { return env[k] }})
+	}()
+	select {
+	case <-stderr.seen:
+	case code := <-done:
+		t.Fatalf("record ended before watching: exit %d\n%s", code, stderr)
+	}
+	change()
+	return <-done, stderr.String()
+}
+
+// checkRecording fails unless the file at path is only its owner's, parses, and
+// holds a LIST of the wantListed objects followed by a watch with the wantEvents
+// event types in order.
+func checkRecording(t *testing.T, path string, wantListed int, wantEvents []string) *recording.Recording {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fi.Mode().Perm(), os.FileMode(0o600); got != want {
+		t.Fatalf("mode %v, want %v", got, want)
+	}
+	rec, err := recording.Open(path)
+	if err != nil {
+		t.Fatalf("the recording does not parse: %v", err)
+	}
+	if len(rec.Exchanges) < 2 {
+		t.Fatalf("%d exchanges, want a LIST and a watch", len(rec.Exchanges))
+	}
+	list, watch := rec.Exchanges[0], rec.Exchanges[len(rec.Exchanges)-1]
+	if strings.Contains(list.Target, "watch=true") || list.Status != 200 || len(list.Lines) != 1 {
+		t.Fatalf("first exchange %s %s: %d, %d lines; want a LIST", list.Method, list.Target, list.Status, len(list.Lines))
+	}
+	var items struct{ Items []json.RawMessage }
+	if err := json.Unmarshal(list.Lines[0], &items); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(items.Items), wantListed; got != want {
+		t.Fatalf("LIST of %d objects, want %d", got, want)
+	}
+	if !strings.Contains(watch.Target, "watch=true") {
+		t.Fatalf("last exchange %s %s, want a watch", watch.Method, watch.Target)
+	}
+	var got []string
+	for _, l := range watch.Lines {
+		var ev struct{ Type string }
+		if err := json.Unmarshal(l, &ev); err != nil {
+			t.Fatalf("watch line %q: %v", l, err)
+		}
+		if ev.Type != "BOOKMARK" {
+			got = append(got, ev.Type)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(wantEvents) {
+		t.Fatalf("watch events %v, want %v", got, wantEvents)
+	}
+	return rec
+}
+
+func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *testing.T) {
+	kc, c := recordServer(t)
+	cms := c.Resource(apiclient.ConfigMaps).Namespace("rec")
+	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cm.rec")
+	// An existing file with a loose mode: record must tighten it, not keep it.
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
+		ctx := context.Background()
+		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+		if _, err := cms.Patch(ctx, "before", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
+	}
+	checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if got, want := lines[len(lines)-1], fmt.Sprintf(`recorded configmaps in "rec" to %s: 2 requests, 1 objects listed, 2 watch events, `, out); !strings.HasPrefix(got, want) {
+		t.Fatalf("summary %q, want it to begin %q", got, want)
+	}
+}
+
+func TestRecord_redacts_secrets(t *testing.T) {
+	kc, c := recordServer(t)
+	secrets := c.Resource(apiclient.Secrets).Namespace("rec")
+	// "hunter2-plaintext" and its base64 must both stay out of the file.
+	if _, err := secrets.Create(context.Background(), []byte(`{"metadata":{"name":"db"},"data":{"password":"aHVudGVyMi1wbGFpbnRleHQ="},"stringData":{"token":"hunter2-plaintext"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "secrets.rec")
+	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "secrets", "-n", "rec", "-o", out, "--events", "1"}, func() {
+		if _, err := secrets.Create(context.Background(), []byte(`{"metadata":{"name":"api"},"data":{"key":"aHVudGVyMi1wbGFpbnRleHQ="}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
+	}
+	checkRecording(t, out, 1, []string{"ADDED"})
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(body, []byte("aHVudGVyMi1wbGFpbnRleHQ=")) || bytes.Contains(body, []byte("hunter2-plaintext")) {
+		t.Fatalf("a secret value is in the recording:\n%s", body)
+	}
+	if !bytes.Contains(body, []byte(recording.Redacted)) {
+		t.Fatalf("no %q in the recording:\n%s", recording.Redacted, body)
+	}
+}
+
+// On the real server: record configmaps of a fresh namespace with --events 2
+// while the test makes two changes.
+func TestIntegration_record_configmaps_with_two_events(t *testing.T) {
+	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
+	if path == "" {
+		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
+	}
+	ctx := context.Background()
+	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new name each run: a namespace from the run before may still be terminating.
+	suffix := make([]byte, 4)
+	_, _ = rand.Read(suffix)
+	ns := "kubewire-record-" + hex.EncodeToString(suffix)
+	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
+	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
+	// Only the test's configmaps, by label: a fresh namespace of a full cluster
+	// also gets kube-root-ca.crt, created and updated by the controller manager
+	// whenever it gets to it, which would make the events a race.
+	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"cm-1","labels":{"kubewire-test":"record"}}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cm.rec")
+	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": path}, []string{"record", "configmaps", "-n", ns, "-l", "kubewire-test=record", "-o", out, "--events", "2"}, func() {
+		if _, err := cms.Patch(ctx, "cm-1", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"cm-2","labels":{"kubewire-test":"record"}}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
+	}
+	rec := checkRecording(t, out, 1, []string{"MODIFIED", "ADDED"})
+	if got := rec.Exchanges[0].Target; !strings.Contains(got, "labelSelector=kubewire-test%3Drecord") {
+		t.Fatalf("the LIST %q does not carry the label selector", got)
+	}
+}
