@@ -52,11 +52,12 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 //  3. the controller restarts "tools"      PATCH of restartedAt, read back here
 //  4. delete web-2                         the DELETED event down the same path
 //
-// Then one summary line, and exit 0. Discovery is skipped: the test server has
+// Then one summary line, and exit 0; interrupted, it says where it was and exits
+// 0 too. Discovery is skipped: the test server has
 // no discovery endpoints, and the resources are the well-known ones
 // (apiclient.Pods, apiclient.Deployments).
-func runDemo(ctx context.Context, s *session) error {
-	ctx, cancel := context.WithTimeout(ctx, demoTimeout)
+func runDemo(parent context.Context, s *session) error {
+	ctx, cancel := context.WithTimeout(parent, demoTimeout)
 	defer cancel()
 	start := time.Now()
 	// The logger, the tracer and the story write from several goroutines; an
@@ -99,6 +100,11 @@ func runDemo(ctx context.Context, s *session) error {
 	stop()
 	if rerr := <-runErr; err == nil && rerr != nil && !errors.Is(rerr, context.Canceled) {
 		err = rerr
+	}
+	if err != nil && parent.Err() != nil {
+		// Ctrl-C or SIGTERM: as for every command, a clean stop and exit 0.
+		say("interrupted after %v: %v", time.Since(start).Round(time.Millisecond), err)
+		return nil
 	}
 	if err != nil {
 		return err

@@ -47,6 +47,19 @@ func TestDemo_plays_the_story_through_every_stage_and_exits_0(t *testing.T) {
 	}
 }
 
+func TestDemo_interrupted_stops_cleanly_and_exits_0(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Ctrl-C before the story could begin
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(ctx, []string{"demo"}, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }})
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", got, want, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "\ndemo: interrupted after ") || strings.Contains(stdout.String(), "demo: done in ") {
+		t.Fatalf("stdout:\n%s", stdout.String())
+	}
+}
+
 // With no command, kubewire runs the controller when there is a cluster to run
 // it on, the demo when there is no config at all, and fails (without a demo)
 // when there is a config that does not load.
