@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,14 +31,14 @@ func TestIntegration_get_agrees_with_the_server(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns := fmt.Sprintf("kubewire-cli-%d", os.Getpid())
+	ns := uniqueName("kubewire-cli")
 	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil && !apiclient.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
 	pods := c.Resource(apiclient.Pods).Namespace(ns)
 	for i := 0; i < 3; i++ {
-		pod := fmt.Sprintf(`{"metadata":{"name":"web-%d","labels":{"app":"nginx","n":"%d"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}`, i, i)
+		pod := fmt.Sprintf(`{"metadata":{"name":"web-%d","labels":{"app":"nginx","n":"%d","kwtest":%q}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}`, i, i, ns)
 		if _, err := pods.Create(ctx, []byte(pod), apiclient.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -48,9 +50,11 @@ func TestIntegration_get_agrees_with_the_server(t *testing.T) {
 		t.Fatalf("get -o name: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 
-	code, stdout, _ = run(t, env, "get", "pods", "-A", "-l", "app=nginx")
+	// Across namespaces, but only this test's pods: the cluster may hold others.
+	code, stdout, _ = run(t, env, "get", "pods", "-A", "-l", "kwtest="+ns)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if code != 0 || !strings.HasPrefix(lines[0], "NAMESPACE") || !strings.Contains(lines[0], "READY") || !strings.Contains(stdout, ns+"   web-1   0/1     Pending") {
+	if code != 0 || len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "NAMESPACE NAME READY STATUS RESTARTS AGE" ||
+		!strings.HasPrefix(strings.Join(strings.Fields(lines[2]), " "), ns+" web-1 0/1 Pending 0 ") {
 		t.Fatalf("get pods -A: exit %d\n%s", code, stdout)
 	}
 
@@ -92,4 +96,12 @@ func TestIntegration_get_agrees_with_the_server(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "\npods ") || !strings.Contains(stdout, "apps/v1") {
 		t.Fatalf("api-resources: exit %d\n%s", code, stdout)
 	}
+}
+
+// uniqueName is prefix plus random hex: namespaces cannot be reused at once on a
+// server without a namespace controller (they stay Terminating).
+func uniqueName(prefix string) string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return prefix + "-" + hex.EncodeToString(b)
 }

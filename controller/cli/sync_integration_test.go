@@ -57,7 +57,7 @@ func TestIntegration_sync_dump_and_until_events(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns := fmt.Sprintf("kubewire-sync-%d", os.Getpid())
+	ns := uniqueName("kubewire-sync")
 	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil && !apiclient.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
