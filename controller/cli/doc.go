@@ -15,9 +15,15 @@
 // -n value, -nvalue; "--" ends them). RESOURCE is resolved by discovery, so it may
 // be what kubectl accepts: pods, pod, po, deployments.apps, a custom resource.
 //
+//	(no command)           run when a cluster config is found, else demo
+//	run                    run.go: the podrestart controller on a Manager
+//	demo                   demo.go: the same controller on an in-process API server
 //	get RESOURCE [NAME…]   get.go: the server renders tables (it knows every
 //	                       resource's columns, CRDs' additionalPrinterColumns too);
 //	                       -o name|json|yaml are printed here, as kubectl prints them
+//	watch RESOURCE         watch.go: one line per event, on the Reflector
+//	sync RESOURCE          sync.go: Reflector → FIFO → store, then report (and --dump)
+//	record RESOURCE        record.go: a LIST and its watch, to a recording file (0600)
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //
 // # Guarantees
