@@ -35,7 +35,9 @@ func TestIntegration_run_restarts_the_deployment(t *testing.T) {
 	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{}) })
+	t.Cleanup(func() {
+		_ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{})
+	})
 	deployments := c.Resource(apiclient.Deployments).Namespace(ns)
 	if _, err := deployments.Create(ctx, []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web-tools"},
 		"spec":{"selector":{"matchLabels":{"app":"t"}},"template":{"metadata":{"labels":{"app":"t"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`), apiclient.WriteOptions{}); err != nil {
