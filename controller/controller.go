@@ -139,8 +139,7 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 	}
 	enqueue := func(o *apiclient.Object) {
 		for _, r := range toRequests(o) {
-			c.queue.Add(r)
-			c.trace("queue add %s depth=%d", r, c.queue.Len())
+			c.add(r)
 		}
 	}
 	c.informers = append(c.informers, inf)
@@ -157,10 +156,22 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 // Requests to reconcile. Call it before Run.
 func (c *Controller) WatchWith(inf *Informer, handler func(enqueue func(Request)) Handler) {
 	c.informers = append(c.informers, inf)
-	inf.AddHandler(handler(func(r Request) {
-		c.queue.Add(r)
-		c.trace("queue add %s depth=%d", r, c.queue.Len())
-	}), 0)
+	inf.AddHandler(handler(c.add), 0)
+}
+
+// add queues r, and traces whether the queue took it or it was already waiting
+// (dedup: ten changes before a worker gets to it are one reconcile).
+func (c *Controller) add(r Request) {
+	before := c.queue.Len()
+	c.queue.Add(r)
+	if c.opts.Trace == nil {
+		return
+	}
+	if after := c.queue.Len(); after > before {
+		c.trace("queue add %s depth=%d", r, after)
+	} else {
+		c.trace("queue dedup %s depth=%d (already waiting or being processed)", r, after)
+	}
 }
 
 // Run waits until every watched informer has synced (and its handlers have the
