@@ -4,13 +4,17 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // runSync is `kubewire sync RESOURCE`: the pipeline without a controller —
@@ -23,6 +27,10 @@ import (
 // more watch events have been applied. --dump prints the cache, sorted, as
 // "namespace/name resourceVersion" lines, however the command ends. The same
 // contract as ../shared/bench/clientgo's sync, so the two can be compared.
+//
+// While a first list that spans more than one page is still arriving, stderr also
+// gets "listed N objects…" at most once a second (listProgress): a sync of a
+// large cluster takes minutes, and silence looks like a hang.
 func runSync(ctx context.Context, s *session) error {
 	c, cfg, err := s.connect()
 	if err != nil {
@@ -39,7 +47,9 @@ func runSync(ctx context.Context, s *session) error {
 	var events atomic.Int64
 	until := int64(s.integer("until-events", 0))
 	enough := make(chan struct{})
-	_, inf, err := s.informer(c, res, s.namespace(cfg))
+	progress := &listProgress{}
+	var stderrMu sync.Mutex // progress lines and --trace lines, one at a time
+	inf, err := s.syncInformer(c, res, s.namespace(cfg), progress, &stderrMu)
 	if err != nil {
 		return err
 	}
@@ -68,7 +78,18 @@ func runSync(ctx context.Context, s *session) error {
 		return err
 	}
 
-	if !inf.WaitForCacheSync(ctx) {
+	// The progress goroutine is owned here: synced stops it, and it has returned
+	// before anything below writes to stderr.
+	synced := make(chan struct{})
+	reported := make(chan struct{})
+	go func() {
+		defer close(reported)
+		progress.report(synced, s.env.Stderr, &stderrMu, time.Second)
+	}()
+	hasSynced := inf.WaitForCacheSync(ctx)
+	close(synced)
+	<-reported
+	if !hasSynced {
 		// Interrupted before the sync finished: a clean stop, with what we have.
 		fmt.Fprintf(s.env.Stderr, "interrupted after %v: %d objects cached\n", time.Since(start).Round(time.Millisecond), inf.Len())
 		return finish(nil)
@@ -88,6 +109,94 @@ func runSync(ctx context.Context, s *session) error {
 	}
 	fmt.Fprintf(s.env.Stderr, "synced %d objects in %v; heap after GC %.1f MiB\n", inf.Len(), took, heapAfterGC())
 	return finish(nil)
+}
+
+// syncInformer is s.informer (connect.go) with one difference: the Reflector's
+// steps are also given to progress. Manager.Informer builds its Reflector from
+// ManagerOptions.Source, so this Source is connect.go's reflectorSource plus the
+// counting. --trace still prints every step, as "listwatch …" lines.
+//
+// Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
+// (one key string) per listed object: an allocation per object, small next to
+// decoding it.
+func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*controller.Informer, error) {
+	var trace func(string)
+	if t := s.tracer(); t != nil {
+		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
+	}
+	watchList := s.boolean("watch-list")
+	source := func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) controller.Runner {
+		return listwatch.New(rc, sink, listwatch.Options{
+			Name:          key.Resource,
+			LabelSelector: key.LabelSelector,
+			FieldSelector: key.FieldSelector,
+			WatchList:     watchList,
+			OnStep: func(st listwatch.Step) {
+				progress.step(st)
+				if trace != nil {
+					trace("listwatch " + st.String())
+				}
+			},
+		})
+	}
+	m, err := controller.NewManager(c, controller.ManagerOptions{WatchList: watchList, Trace: trace, Log: s.log, Source: source})
+	if err != nil {
+		return nil, err
+	}
+	return m.Informer(res, ns, s.listOptions()), nil
+}
+
+// listProgress counts the objects of the first list as the Reflector receives
+// them. The informer cannot say: the Reflector hands the FIFO the whole list in
+// one Replace at the end, so Len and FIFOLen stay 0 until then.
+//
+// The zero value is ready. step is called by the Reflector's goroutine and report
+// by another: the fields are atomics.
+type listProgress struct {
+	items  atomic.Int64 // objects of the current attempt at the first list
+	pages  atomic.Int64 // pages asked for in that attempt
+	listed atomic.Bool  // the first list is complete: stop counting
+}
+
+// step takes one Reflector step. A LIST of page 1 starts the count again: the
+// Reflector starts over after an expired continue token, or after a failed list.
+func (p *listProgress) step(st listwatch.Step) {
+	if p.listed.Load() {
+		return
+	}
+	switch st.Op {
+	case listwatch.OpList:
+		if st.Page <= 1 {
+			p.items.Store(0)
+		}
+		p.pages.Store(int64(st.Page))
+	case listwatch.OpItem:
+		p.items.Add(1)
+	case listwatch.OpListed:
+		p.listed.Store(true)
+	}
+}
+
+// report writes "listed N objects…" to w every interval until stop is closed,
+// but only while the first list is incomplete and has gone past its first page:
+// a list that comes in one page (most syncs, since the Reflector's first LIST
+// is served from the watch cache without a limit) prints nothing.
+func (p *listProgress) report(stop <-chan struct{}, w io.Writer, mu *sync.Mutex, interval time.Duration) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if p.listed.Load() || p.pages.Load() < 2 {
+				continue
+			}
+			mu.Lock()
+			fmt.Fprintf(w, "listed %d objects…\n", p.items.Load())
+			mu.Unlock()
+		}
+	}
 }
 
 func countEvent(events *atomic.Int64, until int64, enough chan struct{}) {
