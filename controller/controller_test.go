@@ -22,10 +22,12 @@ type reconcileLog struct {
 	answers map[string][]error // per request, in order; past the end: success
 	calls   chan string
 	block   chan struct{} // if set, Reconcile waits on it (or on ctx)
+	started chan string   // with block: told when a Reconcile has begun waiting
 }
 
 func (r *reconcileLog) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	if r.block != nil {
+		r.started <- req.String()
 		select {
 		case <-r.block:
 		case <-ctx.Done():
@@ -89,6 +91,10 @@ func TestController_reconciles_each_changed_object(t *testing.T) {
 	must(t, f.src.sink.Delete(pod("a", "3")))
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("after delete got %q", got)
+	}
+	// Reconcile has returned, but the loop records the call just after: wait for it.
+	for f.ctrl.Stats().Reconciles < 2 {
+		yield()
 	}
 	if s := f.ctrl.Stats(); s.Reconciles != 2 || s.Errors != 0 {
 		t.Fatalf("stats %+v", s)
@@ -164,12 +170,11 @@ func TestController_panic_in_reconcile_is_an_error(t *testing.T) {
 func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T) {
 	rec := newLog(nil)
 	rec.block = make(chan struct{})
+	rec.started = make(chan string, 10)
 	f := newController(t, rec, controller.Options{ShutdownTimeout: 10 * time.Second})
 	must(t, f.src.sink.Add(pod("a", "2")))
 	must(t, f.src.sink.Add(pod("b", "2")))
-	for f.ctrl.Queue().Metrics().Processing == 0 {
-		waitForProcessing(f.ctrl)
-	}
+	<-rec.started // a reconcile is in flight (one worker: a)
 	f.cancel()
 	waitForTimer(f.clock) // the shutdown timer is armed: Run is waiting
 	select {
@@ -194,12 +199,6 @@ func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T
 // waitForTimer blocks until the fake clock has a timer armed.
 func waitForTimer(c *queuetest.Clock) {
 	for c.Timers() == 0 {
-		yield()
-	}
-}
-
-func waitForProcessing(c *controller.Controller) {
-	for c.Queue().Metrics().Processing == 0 {
 		yield()
 	}
 }
