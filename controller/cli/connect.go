@@ -8,7 +8,6 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
-	"github.com/kubewire/kubewire/controller"
 )
 
 // connect loads the kubeconfig the flags point at and builds a client; at -v 6 and
@@ -65,17 +64,6 @@ func noResources(w io.Writer, ns string) {
 		return
 	}
 	fmt.Fprintf(w, "No resources found in %s namespace.\n", ns)
-}
-
-// informer builds the informer a command runs: the Reflector for res in ns with
-// -l and --field-selector, into a FIFO and the store; --watch-list streams the
-// list; --trace prints every step.
-func (s *session) informer(c *apiclient.Client, res apiclient.Resource, ns string) (*controller.Manager, *controller.Informer, error) {
-	m, err := controller.NewManager(c, controller.ManagerOptions{WatchList: s.boolean("watch-list"), Trace: s.tracer(), Log: s.log})
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, m.Informer(res, ns, s.listOptions()), nil
 }
 
 // tracer returns the --trace printer, or nil.

@@ -2,40 +2,20 @@ package cli_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 )
 
 // The command against a real kube-apiserver (KUBEWIRE_TEST_KUBECONFIG): what get
 // prints must be what the server holds.
 func TestIntegration_get_agrees_with_the_server(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
+	c, path, ns := realCluster(t, "kubewire-cli")
 	ctx := context.Background()
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := uniqueName("kubewire-cli")
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil && !apiclient.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
 	pods := c.Resource(apiclient.Pods).Namespace(ns)
 	for i := 0; i < 3; i++ {
 		pod := fmt.Sprintf(`{"metadata":{"name":"web-%d","labels":{"app":"nginx","n":"%d","kwtest":%q}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}`, i, i, ns)
@@ -96,12 +76,4 @@ func TestIntegration_get_agrees_with_the_server(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "\npods ") || !strings.Contains(stdout, "apps/v1") {
 		t.Fatalf("api-resources: exit %d\n%s", code, stdout)
 	}
-}
-
-// uniqueName is prefix plus random hex: namespaces cannot be reused at once on a
-// server without a namespace controller (they stay Terminating).
-func uniqueName(prefix string) string {
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	return prefix + "-" + hex.EncodeToString(b)
 }

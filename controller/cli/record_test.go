@@ -3,8 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,7 +17,6 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/controller/cli"
 )
@@ -217,27 +214,8 @@ func TestRecord_redacts_secrets(t *testing.T) {
 // On the real server: record configmaps of a fresh namespace with --events 2
 // while the test makes two changes.
 func TestIntegration_record_configmaps_with_two_events(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
+	c, path, ns := realCluster(t, "kubewire-record")
 	ctx := context.Background()
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A new name each run: a namespace from the run before may still be terminating.
-	suffix := make([]byte, 4)
-	_, _ = rand.Read(suffix)
-	ns := "kubewire-record-" + hex.EncodeToString(suffix)
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 	// Only the test's configmaps, by label: a fresh namespace of a full cluster
 	// also gets kube-root-ca.crt, created and updated by the controller manager

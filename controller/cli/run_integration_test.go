@@ -3,13 +3,11 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller/cli"
 )
 
@@ -17,27 +15,9 @@ import (
 // first seen Pending is made Running (as a kubelet would, through pods/status), it
 // restarts the deployment; Ctrl-C ends it cleanly with exit 0.
 func TestIntegration_run_restarts_the_deployment(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
+	c, path, ns := realCluster(t, "kubewire-run")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := uniqueName("kubewire-run")
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{})
-	})
 	deployments := c.Resource(apiclient.Deployments).Namespace(ns)
 	if _, err := deployments.Create(ctx, []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web-tools"},
 		"spec":{"selector":{"matchLabels":{"app":"t"}},"template":{"metadata":{"labels":{"app":"t"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`), apiclient.WriteOptions{}); err != nil {

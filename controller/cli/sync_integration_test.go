@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller/cli"
 )
 
@@ -44,24 +42,8 @@ func (w *signalWriter) String() string {
 // sync against the real server: --dump prints what the server holds, and
 // --until-events ends after exactly the events made after the sync.
 func TestIntegration_sync_dump_and_until_events(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
+	c, path, ns := realCluster(t, "kubewire-sync")
 	ctx := context.Background()
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := uniqueName("kubewire-sync")
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil && !apiclient.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 	for i := 0; i < 7; i++ {
 		if _, err := cms.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"cm-%d"}}`, i)), apiclient.WriteOptions{}); err != nil {

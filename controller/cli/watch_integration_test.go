@@ -3,13 +3,11 @@ package cli_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller/cli"
 )
 
@@ -18,27 +16,9 @@ import (
 // resourceVersions the server gave those writes, and cancelling ends the command
 // cleanly with the count of what it printed.
 func TestIntegration_watch_prints_events(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
+	c, path, ns := realCluster(t, "kubewire-watch")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := uniqueName("kubewire-watch")
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{})
-	})
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 
 	// The test's own watch, from before any write: it learns the resourceVersion
