@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // Manager runs a process's controllers together: one client, one informer per
@@ -57,6 +58,9 @@ type ManagerOptions struct {
 	// WatchList makes every Reflector list with a streaming list
 	// (sendInitialEvents) instead of LIST.
 	WatchList bool
+	// OnStep, when set, is given every step of every Reflector the default Source
+	// builds (the sync command counts the first list's objects with it).
+	OnStep func(listwatch.Step)
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
 	// (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner
@@ -73,7 +77,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 		opts.Log = slog.Default()
 	}
 	if opts.Source == nil {
-		opts.Source = reflectorSource(opts.Trace, opts.WatchList)
+		opts.Source = reflectorSource(opts.Trace, opts.OnStep, opts.WatchList)
 	}
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*Informer{}}
 	c.OnRequest = metrics.RESTClient(m.reg)

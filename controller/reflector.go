@@ -7,9 +7,9 @@ import (
 )
 
 // reflectorSource builds each informer's Reflector: LIST and watch with the
-// informer's selectors, writing into the informer's FIFO. With a trace, every
-// step of the Reflector is one "listwatch …" line.
-func reflectorSource(trace func(string), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) Runner {
+// informer's selectors, writing into the informer's FIFO. Every step goes to
+// onStep when set, and with a trace is one "listwatch …" line.
+func reflectorSource(trace func(string), onStep func(listwatch.Step), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) Runner {
 	return func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner {
 		opts := listwatch.Options{
 			Name:          key.Resource,
@@ -17,8 +17,15 @@ func reflectorSource(trace func(string), watchList bool) func(InformerKey, apicl
 			FieldSelector: key.FieldSelector,
 			WatchList:     watchList,
 		}
-		if trace != nil {
-			opts.OnStep = func(s listwatch.Step) { trace("listwatch " + s.String()) }
+		if trace != nil || onStep != nil {
+			opts.OnStep = func(s listwatch.Step) {
+				if onStep != nil {
+					onStep(s)
+				}
+				if trace != nil {
+					trace("listwatch " + s.String())
+				}
+			}
 		}
 		return listwatch.New(rc, sink, opts)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -111,10 +110,10 @@ func runSync(ctx context.Context, s *session) error {
 	return finish(nil)
 }
 
-// syncInformer is s.informer (connect.go) with one difference: the Reflector's
-// steps are also given to progress. Manager.Informer builds its Reflector from
-// ManagerOptions.Source, so this Source is connect.go's reflectorSource plus the
-// counting. --trace still prints every step, as "listwatch …" lines.
+// syncInformer builds the informer sync runs: the Reflector for res in ns with -l
+// and --field-selector (--watch-list streams the list), into a FIFO and the store.
+// OnStep hands every Reflector step to progress; --trace prints each as a
+// "listwatch …" line.
 //
 // Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
 // (one key string) per listed object: an allocation per object, small next to
@@ -124,22 +123,7 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if t := s.tracer(); t != nil {
 		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
 	}
-	watchList := s.boolean("watch-list")
-	source := func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) controller.Runner {
-		return listwatch.New(rc, sink, listwatch.Options{
-			Name:          key.Resource,
-			LabelSelector: key.LabelSelector,
-			FieldSelector: key.FieldSelector,
-			WatchList:     watchList,
-			OnStep: func(st listwatch.Step) {
-				progress.step(st)
-				if trace != nil {
-					trace("listwatch " + st.String())
-				}
-			},
-		})
-	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{WatchList: watchList, Trace: trace, Log: s.log, Source: source})
+	m, err := controller.NewManager(c, controller.ManagerOptions{WatchList: s.boolean("watch-list"), Trace: trace, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, err
 	}
