@@ -27,8 +27,9 @@
 // # Live objects
 //
 // Without a script the server stores what it is sent and serves GET, LIST, WATCH,
-// POST, PUT, PATCH and DELETE with resourceVersions, watch events, label selectors,
-// paging, streaming lists and 410 after Compact. It is deliberately small: no
+// POST, PUT, PATCH and DELETE with resourceVersions, watch events, label selectors
+// (all of them, parsed by apiclient/selector), field selectors on metadata.name and
+// metadata.namespace, paging, streaming lists and 410 after Compact. It is deliberately small: no
 // admission, no defaulting, no garbage collection, no server-side apply; strategic
 // merge patches are applied as JSON merge patches (the same thing unless a list of
 // objects with merge keys is patched).

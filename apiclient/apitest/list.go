@@ -8,7 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
+
+	"github.com/kubewire/kubewire/apiclient/selector"
 )
 
 // list answers a LIST: the objects of the collection in the namespace (all of them
@@ -107,71 +108,31 @@ func labelsOf(o object) map[string]string {
 	return out
 }
 
-// parseSelector reads the equality-based label selectors kubectl writes: a=b, a==b,
-// a!=b, a (exists), !a (absent), comma-separated, all of which must hold. Set-based
-// selectors (in, notin) are refused rather than misread.
+// parseSelector parses a labelSelector as the API server does (apiclient/selector):
+// equality and set-based requirements, keys and values validated.
 func parseSelector(s string) (func(map[string]string) bool, error) {
-	type req struct {
-		key, op, value string
+	sel, err := selector.Parse(s)
+	if err != nil {
+		return nil, err
 	}
-	var reqs []req
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		switch {
-		case part == "":
-		case strings.Contains(part, " in ") || strings.Contains(part, " notin ") || strings.Contains(part, "("):
-			return nil, fmt.Errorf("apitest: set-based selector %q is not supported", part)
-		case strings.Contains(part, "!="):
-			k, v, _ := strings.Cut(part, "!=")
-			reqs = append(reqs, req{strings.TrimSpace(k), "!=", strings.TrimSpace(v)})
-		case strings.Contains(part, "="):
-			k, v, _ := strings.Cut(strings.Replace(part, "==", "=", 1), "=")
-			reqs = append(reqs, req{strings.TrimSpace(k), "=", strings.TrimSpace(v)})
-		case strings.HasPrefix(part, "!"):
-			reqs = append(reqs, req{strings.TrimSpace(part[1:]), "!", ""})
-		default:
-			reqs = append(reqs, req{part, "exists", ""})
-		}
-	}
-	return func(labels map[string]string) bool {
-		for _, r := range reqs {
-			v, ok := labels[r.key]
-			switch {
-			case r.op == "=" && (!ok || v != r.value),
-				r.op == "!=" && ok && v == r.value,
-				r.op == "!" && ok,
-				r.op == "exists" && !ok:
-				return false
-			}
-		}
-		return true
-	}, nil
+	return sel.Matches, nil
 }
 
-// parseFieldSelector supports metadata.name and metadata.namespace, with = and !=.
+// parseFieldSelector parses a fieldSelector as the API server does, and supports the
+// two fields every resource has: metadata.name and metadata.namespace.
 func parseFieldSelector(s string) (func(object) bool, error) {
-	var checks []func(object) bool
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part == "" {
-			continue
+	sel, err := selector.ParseFields(s)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range sel.Terms() {
+		if t.Field != "metadata.name" && t.Field != "metadata.namespace" {
+			return nil, fmt.Errorf("apitest: field selector %q is not supported (metadata.name, metadata.namespace are)", t.String())
 		}
-		neg := strings.Contains(part, "!=")
-		k, v, ok := strings.Cut(strings.Replace(strings.Replace(part, "!=", "=", 1), "==", "=", 1), "=")
-		if !ok || (k != "metadata.name" && k != "metadata.namespace") {
-			return nil, fmt.Errorf("apitest: field selector %q is not supported (metadata.name, metadata.namespace are)", part)
-		}
-		field := strings.TrimPrefix(k, "metadata.")
-		checks = append(checks, func(o object) bool {
-			got, _ := o.meta()[field].(string)
-			return (got == v) != neg
-		})
 	}
 	return func(o object) bool {
-		for _, c := range checks {
-			if !c(o) {
-				return false
-			}
-		}
-		return true
+		name, _ := o.meta()["name"].(string)
+		ns, _ := o.meta()["namespace"].(string)
+		return sel.Matches(map[string]string{"metadata.name": name, "metadata.namespace": ns})
 	}, nil
 }

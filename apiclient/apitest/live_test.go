@@ -84,6 +84,49 @@ func TestLive_list_pages_and_selects(t *testing.T) {
 	}
 }
 
+func TestLive_selectors_as_the_API_server_reads_them(t *testing.T) {
+	s, c, _ := newServer(t)
+	for i, labels := range []string{`{"app":"web","tier":"fe"}`, `{"app":"db"}`, `{"app":"web","tier":"be","legacy":""}`, `{}`} {
+		if _, err := s.Add(pods, fmt.Sprintf(`{"metadata":{"name":"p%d","namespace":"demo","labels":%s}}`, i, labels)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc := c.Resource(pods).Namespace("demo")
+	for _, tc := range []struct{ labels, fields, want string }{
+		{"app in (web, db)", "", "p0 p1 p2"},
+		{"tier notin (be)", "", "p0 p1 p3"},
+		{"app,!legacy", "", "p0 p1"},
+		{"app=web", "metadata.name!=p0", "p2"},
+		{"", "metadata.name==p3,metadata.namespace=demo", "p3"},
+	} {
+		list, err := rc.ListAll(context.Background(), apiclient.ListOptions{LabelSelector: tc.labels, FieldSelector: tc.fields})
+		if err != nil {
+			t.Fatalf("%q %q: %v", tc.labels, tc.fields, err)
+		}
+		var names []string
+		for _, o := range list.Items {
+			names = append(names, o.Metadata.Name)
+		}
+		if got := strings.Join(names, " "); got != tc.want {
+			t.Errorf("labels %q fields %q: listed %q, want %q", tc.labels, tc.fields, got, tc.want)
+		}
+	}
+	for _, opts := range []apiclient.ListOptions{
+		{LabelSelector: "app in (web"},
+		{LabelSelector: "Bad_Prefix/app=web"},
+		{FieldSelector: "status.phase=Running"}, // a real field, but not one the fake serves
+		{FieldSelector: "metadata.name=a=b"},
+	} {
+		_, err := rc.List(context.Background(), opts)
+		if apiclient.CodeOf(err) != 400 {
+			t.Errorf("%+v: %v, want 400 BadRequest", opts, err)
+		}
+		if _, err := rc.Watch(context.Background(), apiclient.WatchOptions{ListOptions: opts}); apiclient.CodeOf(err) != 400 {
+			t.Errorf("watch %+v: %v, want 400 BadRequest", opts, err)
+		}
+	}
+}
+
 func TestLive_watch_from_a_version_then_live_changes(t *testing.T) {
 	s, c, _ := newServer(t)
 	first, _ := s.Add(pods, `{"metadata":{"name":"a","namespace":"demo"}}`)
