@@ -97,6 +97,9 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	if err := p.checkCommand(flags, name); err != nil {
 		return fail(env, err)
 	}
+	if err := p.checkSelectors(); err != nil {
+		return fail(env, err)
+	}
 	s := &session{parsed: p, env: env}
 	s.log = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
 	if err := cmd.run(ctx, s); err != nil {

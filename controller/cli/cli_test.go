@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kubewire/kubewire/controller/cli"
@@ -103,5 +104,44 @@ func TestAPIResources_from_recorded_discovery(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "deployments                         deploy       apps/v1") || !strings.Contains(stdout, "crontabs                            ct           stable.example.com/v1") {
 		t.Fatalf("missing deployments or crontabs:\n%s", stdout)
+	}
+}
+
+func TestSelectors_are_checked_before_any_request(t *testing.T) {
+	var requests atomic.Int32
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.WriteHeader(500)
+	}))
+	t.Cleanup(ts.Close)
+	cfg := filepath.Join(t.TempDir(), "config")
+	kc := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(cfg, []byte(kc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "pods", "-l", "app in (web"}, `error: -l/--selector: invalid label selector "app in (web": at offset 11:`},
+		{[]string{"watch", "pods", "--selector=app=web,"}, `error: -l/--selector: invalid label selector "app=web,": at offset 8:`},
+		{[]string{"sync", "pods", "-lExample.com/app=web"}, `error: -l/--selector: invalid label selector "Example.com/app=web": at offset 0: key`},
+		{[]string{"run", "-l", "app=web tier"}, `error: -l/--selector: invalid label selector "app=web tier": at offset 8:`},
+		{[]string{"record", "pods", "-o", "x.rec", "--field-selector", "metadata.name=a=b"}, `error: --field-selector: invalid field selector "metadata.name=a=b": at offset 15:`},
+		{[]string{"get", "pods", "--field-selector", "status.phase = Running"}, `error: --field-selector: invalid field selector "status.phase = Running": at offset 0:`},
+	} {
+		code, stdout, stderr := run(t, nil, append(tc.args, "--kubeconfig", cfg)...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || stdout != "" || len(lines) != 2 || !strings.HasPrefix(lines[0], tc.want) {
+			t.Errorf("%q: exit %d stdout %q stderr %q; want exit 2 and a line starting %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	if n := requests.Load(); n != 0 {
+		t.Fatalf("%d requests reached the server; a bad selector must stop the command before any", n)
+	}
+	// A good selector passes the check and reaches the server (which fails: exit 1).
+	if code, _, stderr := run(t, nil, "get", "pods", "-l", "app in (web, db),!legacy", "--field-selector", `metadata.name!=a\,b`, "--kubeconfig", cfg); code != 1 || requests.Load() == 0 {
+		t.Fatalf("a valid selector: exit %d, %d requests, stderr %q", code, requests.Load(), stderr)
 	}
 }

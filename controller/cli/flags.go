@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/selector"
 )
 
 // flagSpec declares one flag: its long name, its one-letter shorthand, what it
@@ -119,6 +121,24 @@ func checkValue(spec flagSpec, value string) error {
 	case durationFlag:
 		if _, err := time.ParseDuration(value); err != nil {
 			return usagef("invalid argument %q for --%s: want a duration such as 30s or 5m", value, spec.long)
+		}
+	}
+	return nil
+}
+
+// checkSelectors parses -l and --field-selector as the API server will
+// (apiclient/selector), so that a mistake is a usage error naming the flag and the
+// offset, found before a kubeconfig is read or a request sent. The strings are
+// still sent as the user wrote them: the server stays the authority.
+func (p *parsed) checkSelectors() error {
+	if v, ok := p.flags["selector"]; ok {
+		if _, err := selector.Parse(v); err != nil {
+			return usagef("-l/--selector: %v", err)
+		}
+	}
+	if v, ok := p.flags["field-selector"]; ok {
+		if _, err := selector.ParseFields(v); err != nil {
+			return usagef("--field-selector: %v", err)
 		}
 	}
 	return nil
