@@ -110,6 +110,7 @@ func TestLoad_errors_name_file_entry_and_field_and_no_secret(t *testing.T) {
 		{name: "token_file_is_a_directory", config: withUser("tokenFile: ."), entry: `user "admin"`, field: "tokenFile", reason: "not a regular file"},
 		{name: "token_is_a_list", config: withUser("token: [s3cr3t]"), entry: `user "admin"`, field: "token", reason: "want a string, found a list"},
 		{name: "token_spans_lines", config: withUser("token: \"s3cr3t\\nmore\""), entry: `user "admin"`, field: "token", reason: "spans several lines"},
+		{name: "token_control_character", config: withUser("token: \"s3cr3t\\x00\""), entry: `user "admin"`, field: "token", reason: "holds a control character (byte 6)"},
 		{name: "auth_provider", config: withUser("auth-provider: {name: gcp, config: {access-token: s3cr3t}}"), entry: `user "admin"`, field: "auth-provider", reason: "not supported; use an exec credential plugin"},
 		{name: "exec_and_token", config: withUser("token: s3cr3t\nexec: {apiVersion: client.authentication.k8s.io/v1, command: x, interactiveMode: Never}"), entry: `user "admin"`, field: "exec", reason: "keep one way"},
 		{name: "exec_without_api_version", config: withUser("exec: {command: x}"), entry: `user "admin"`, field: "exec", reason: "apiVersion: missing"},

@@ -157,8 +157,8 @@ func (p *execPlugin) decode(stdout []byte) (*credential, error) {
 	switch {
 	case st.Token == "" && !hasCert && !hasKey:
 		return nil, errors.New("status has neither a token nor clientCertificateData/clientKeyData")
-	case strings.ContainsAny(st.Token, "\r\n"):
-		return nil, errors.New("status.token spans several lines")
+	case tokenProblem(st.Token) != "":
+		return nil, errors.New("status.token " + tokenProblem(st.Token))
 	case hasCert != hasKey:
 		return nil, errors.New("status has only one of clientCertificateData and clientKeyData")
 	case hasCert:

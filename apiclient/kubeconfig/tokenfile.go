@@ -3,6 +3,7 @@ package kubeconfig
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -63,9 +64,27 @@ func readToken(path string) (string, error) {
 	if token == "" {
 		return "", errors.New(path + ": empty token file")
 	}
-	if strings.ContainsAny(token, "\r\n") {
-		// A header value cannot hold a newline; sending half a token helps no one.
-		return "", errors.New(path + ": token spans several lines")
+	if msg := tokenProblem(token); msg != "" {
+		return "", errors.New(path + ": token " + msg)
 	}
 	return token, nil
+}
+
+// tokenProblem says why a bearer token cannot be sent in an Authorization header,
+// or "". net/http refuses a header value holding a control character other than
+// tab, but only when the request is sent, and its message names the header, not
+// where the token came from; every source of tokens (kubeconfig token, token file,
+// exec plugin) checks here instead, when it reads one. (Found by FuzzTokenFile and
+// FuzzExecCredential: a NUL byte passed the newline check.)
+func tokenProblem(token string) string {
+	for i := 0; i < len(token); i++ {
+		switch c := token[i]; {
+		case c == '\r' || c == '\n':
+			// Sending half a token helps no one.
+			return "spans several lines; a header cannot carry it"
+		case c < ' ' && c != '\t' || c == 0x7f:
+			return fmt.Sprintf("holds a control character (byte %d); a header cannot carry it", i)
+		}
+	}
+	return ""
 }

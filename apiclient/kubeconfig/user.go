@@ -55,8 +55,8 @@ func readUser(cfg *Config, e entry, ext json.RawMessage) error {
 
 	a := &cfg.Auth
 	a.Token, a.Username, a.Password = u.token, u.username, u.password
-	if strings.ContainsAny(a.Token, "\r\n") {
-		return fail("token", errors.New("spans several lines; a header cannot carry it"))
+	if msg := tokenProblem(a.Token); msg != "" {
+		return fail("token", errors.New(msg))
 	}
 	if u.tokenFile != "" {
 		a.TokenFile = resolvePath(e.source, u.tokenFile)
