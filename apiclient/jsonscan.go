@@ -1,7 +1,6 @@
 package apiclient
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +27,15 @@ var errSyntax = errors.New("invalid JSON")
 // its value, for callers that cut members out. It stops at the first error fn
 // returns.
 func eachField(data []byte, fn func(key string, value []byte, begin, end int) error) error {
+	return eachMember(data, func(key, value []byte, begin, end int) error {
+		return fn(string(key), value, begin, end)
+	})
+}
+
+// eachMember is eachField with the key as bytes, for hot paths: a plain key (no
+// escapes, ASCII) is a slice of data, so `switch string(key)` costs no allocation.
+// The key slice is only valid during the call.
+func eachMember(data []byte, fn func(key, value []byte, begin, end int) error) error {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return fmt.Errorf("%w: not an object", errSyntax)
@@ -42,7 +50,7 @@ func eachField(data []byte, fn func(key string, value []byte, begin, end int) er
 		if err != nil {
 			return err
 		}
-		key, err := unquote(data[i:keyEnd])
+		key, err := unquoteBytes(data[i:keyEnd])
 		if err != nil {
 			return err
 		}
@@ -182,10 +190,12 @@ func skipString(data []byte, i int) (int, error) {
 	return 0, fmt.Errorf("%w: unterminated string", errSyntax)
 }
 
-// unquote turns a JSON string literal into a Go string; literals without escapes,
-// the common case, cost one small allocation.
+// unquote turns a JSON string literal into a Go string. A plain literal (ASCII,
+// no escapes: nearly every name, label and resourceVersion) costs one small
+// allocation; anything else goes through encoding/json, which also replaces
+// invalid UTF-8 the way the API server's decoder does.
 func unquote(lit []byte) (string, error) {
-	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
+	if isPlain(lit) {
 		return string(lit[1 : len(lit)-1]), nil
 	}
 	var s string
@@ -193,6 +203,29 @@ func unquote(lit []byte) (string, error) {
 		return "", fmt.Errorf("%w: bad string %.40q", errSyntax, lit)
 	}
 	return s, nil
+}
+
+// unquoteBytes is unquote for keys: a plain literal's content is returned in place.
+func unquoteBytes(lit []byte) ([]byte, error) {
+	if isPlain(lit) {
+		return lit[1 : len(lit)-1], nil
+	}
+	s, err := unquote(lit)
+	return []byte(s), err
+}
+
+// isPlain reports whether a string literal is quoted ASCII without escapes, so that
+// its content is its value.
+func isPlain(lit []byte) bool {
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return false
+	}
+	for _, c := range lit[1 : len(lit)-1] {
+		if c == '\\' || c >= 0x80 || c < 0x20 || c == '"' {
+			return false
+		}
+	}
+	return true
 }
 
 func skipSpace(data []byte, i int) int {

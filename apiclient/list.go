@@ -84,70 +84,121 @@ func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts De
 }
 
 // decodeList reads a list body, {"kind":…,"metadata":{…},"items":[…]}, one item at a
-// time with encoding/json's streaming Decoder (which also validates as it goes).
+// time (frame.go): only the item being decoded is ever in memory as JSON.
 func decodeList(body io.Reader, opts DecodeOptions, header *List, fn func(*Object) error) error {
-	dec := json.NewDecoder(body)
-	if err := expectDelim(dec, '{'); err != nil {
-		return err
+	f := newFrameReader(body, maxEvent)
+	if err := listMembers(f, opts, header, fn); err != nil {
+		return fmt.Errorf("decode list: %w", err)
 	}
-	var item json.RawMessage // reused: the decoder copies each item into its capacity
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("decode list: %w", err)
-		}
-		switch tok {
-		case "kind":
-			err = dec.Decode(&header.Kind)
-		case "apiVersion":
-			err = dec.Decode(&header.APIVersion)
-		case "metadata":
-			err = dec.Decode(&header.ListMeta)
-		case "items":
-			err = decodeItems(dec, &item, opts, fn)
-		default:
-			err = dec.Decode(new(json.RawMessage))
-		}
-		if err != nil {
-			return fmt.Errorf("decode list: %s: %w", tok, err)
-		}
-	}
-	return expectDelim(dec, '}')
+	return nil
 }
 
-func decodeItems(dec *json.Decoder, item *json.RawMessage, opts DecodeOptions, fn func(*Object) error) error {
-	if tok, err := dec.Token(); err != nil || tok == nil {
-		return err // "items": null
-	} else if tok != json.Delim('[') {
-		return fmt.Errorf("want an array, got %v", tok)
+func listMembers(f *frameReader, opts DecodeOptions, header *List, fn func(*Object) error) error {
+	if err := f.expect('{'); err != nil {
+		return err
 	}
-	for n := 0; dec.More(); n++ {
-		*item = (*item)[:0]
-		if err := dec.Decode(item); err != nil {
-			return fmt.Errorf("item %d: %w", n, err)
-		}
-		obj, err := opts.decode(*item)
+	for first := true; ; first = false {
+		c, err := f.peek()
 		if err != nil {
-			return fmt.Errorf("item %d: %w", n, err)
+			return cutShort(f, err)
+		}
+		switch {
+		case c == '}':
+			f.pos++
+			return nil
+		case !first && c != ',':
+			return &syntaxError{offset: int(f.offset()), msg: fmt.Sprintf("expected ',' or '}', got %q", c)}
+		case !first:
+			f.pos++
+		}
+		lit, err := f.value()
+		if err != nil {
+			return cutShort(f, err)
+		}
+		if lit[0] != '"' {
+			return &syntaxError{offset: int(f.offset()) - len(lit), msg: "expected a member name"}
+		}
+		key, err := unquote(lit)
+		if err != nil {
+			return err
+		}
+		if err := f.expect(':'); err != nil {
+			return err
+		}
+		if key == "items" {
+			if err := listItems(f, opts, fn); err != nil {
+				return fmt.Errorf("items: %w", err)
+			}
+			continue
+		}
+		value, err := f.value()
+		if err != nil {
+			return cutShort(f, err)
+		}
+		switch key {
+		case "kind":
+			err = json.Unmarshal(value, &header.Kind)
+		case "apiVersion":
+			err = json.Unmarshal(value, &header.APIVersion)
+		case "metadata":
+			err = json.Unmarshal(value, &header.ListMeta)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+}
+
+// listItems reads the items array, decoding and handing on one item at a time.
+func listItems(f *frameReader, opts DecodeOptions, fn func(*Object) error) error {
+	if c, err := f.peek(); err != nil {
+		return cutShort(f, err)
+	} else if c == 'n' {
+		v, err := f.value()
+		if err == nil && string(v) != "null" {
+			err = fmt.Errorf("want an array, got %.20s", v)
+		}
+		return err
+	}
+	if err := f.expect('['); err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		c, err := f.peek()
+		if err != nil {
+			return cutShort(f, err)
+		}
+		switch {
+		case c == ']':
+			f.pos++
+			return nil
+		case n > 0 && c != ',':
+			return &syntaxError{offset: int(f.offset()), msg: fmt.Sprintf("expected ',' or ']' after item %d, got %q", n-1, c)}
+		case n > 0:
+			f.pos++
+		}
+		at := f.offset()
+		item, err := f.frame()
+		if err != nil {
+			return fmt.Errorf("item %d: %w", n, cutShort(f, err))
+		}
+		obj, end, err := opts.decodeAt(item, 0)
+		if err == nil && end != len(item) {
+			err = errShort
+		}
+		if err != nil {
+			return fmt.Errorf("item %d: %w", n, locate(err, at))
 		}
 		if err := fn(obj); err != nil {
 			return err
 		}
 	}
-	_, err := dec.Token() // ']'
-	return err
 }
 
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
+// cutShort names a body that ended before the list did.
+func cutShort(f *frameReader, err error) error {
 	if err == io.EOF {
-		return fmt.Errorf("decode list: the body ended early")
+		return fmt.Errorf("the body ended early, at byte %d: %w", f.offset(), io.ErrUnexpectedEOF)
 	}
-	if err != nil {
-		return fmt.Errorf("decode list: %w", err)
-	}
-	if tok != want {
-		return fmt.Errorf("decode list: want %q, got %v", want, tok)
-	}
-	return nil
+	return err
 }

@@ -59,11 +59,10 @@ type WatchOptions struct {
 type Watcher struct {
 	ctx    context.Context
 	body   io.ReadCloser
-	dec    *json.Decoder
+	frames *frameReader
 	in     *watchReader
 	cancel context.CancelFunc
 	opts   DecodeOptions
-	raw    json.RawMessage
 	where  string
 }
 
@@ -75,7 +74,7 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 	q := opts.values()
 	q.Set("watch", "true")
 	req := request{verb: "GET", path: r.path("", nil), query: q, watch: true}
-	in := &watchReader{limit: maxEvent}
+	in := &watchReader{}
 	if opts.IdleTimeout > 0 {
 		// The timer runs from before the request, so a server that accepts the
 		// connection but never answers is caught too.
@@ -97,21 +96,25 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 		return nil, err
 	}
 	in.r = resp.Body
-	dec := json.NewDecoder(in)
-	return &Watcher{ctx: ctx, body: resp.Body, dec: dec, in: in, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
+	frames := newFrameReader(in, maxEvent)
+	return &Watcher{ctx: ctx, body: resp.Body, frames: frames, in: in, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
 }
 
 // Next blocks until the next event. It returns io.EOF when the server ended the
 // stream normally (its timeout passed), ErrWatchIdle when the idle timeout fired,
 // the context's error when the watch was cancelled, and for an ERROR event, the
 // event together with a *StatusError (IsGone tells a 410).
+//
+// Each event is read into the Watcher's buffer, validated in one pass, split into
+// type and object, and the object decoded (decode.go): its bytes are copied once,
+// into the Object the cache keeps.
 func (w *Watcher) Next() (Event, error) {
-	w.raw = w.raw[:0]
-	if err := w.dec.Decode(&w.raw); err != nil {
+	at := w.frames.offset()
+	data, err := w.frames.frame()
+	if err != nil {
 		return Event{}, w.streamError(err)
 	}
-	w.in.limit = w.dec.InputOffset() + maxEvent
-	ev, err := w.decodeEvent(w.raw)
+	ev, err := w.decodeEvent(data, at)
 	if err != nil {
 		return Event{}, fmt.Errorf("%s: %w", w.where, err)
 	}
@@ -121,28 +124,47 @@ func (w *Watcher) Next() (Event, error) {
 	return ev, nil
 }
 
-// decodeEvent splits {"type":…,"object":…} without decoding the object twice.
-func (w *Watcher) decodeEvent(data []byte) (Event, error) {
+// decodeEvent validates and splits {"type":…,"object":…} in one pass, decoding the
+// object as it goes (the server writes "type" first).
+func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
 	var ev Event
-	var object []byte
-	err := eachField(data, func(key string, value []byte, _, _ int) error {
-		var err error
-		switch key {
+	objAt, objEnd, decoded := -1, -1, false
+	end, err := walkObject(data, 0, func(key []byte, _, i int) (int, error) {
+		switch string(key) {
 		case "type":
-			var t string
-			t, err = stringValue(value)
+			end, err := checkValue(data, i, 1)
+			if err != nil {
+				return end, err
+			}
+			t, err := stringValue(data[i:end])
 			ev.Type = EventType(t)
+			return end, err
 		case "object":
-			object = value
+			if ev.Type != "" && ev.Type != Error {
+				obj, end, err := w.opts.decodeAt(data, i)
+				ev.Object, objAt, objEnd, decoded = obj, i, end, true
+				return end, err
+			}
+			end, err := checkValue(data, i, 1)
+			objAt, objEnd, decoded = i, end, false
+			return end, err
 		}
-		return err
+		return checkValue(data, i, 1)
 	})
-	if err != nil {
-		return ev, fmt.Errorf("event at byte %d: %w", w.dec.InputOffset(), err)
+	if err == nil && end != len(data) {
+		err = errShort
 	}
-	if object == nil {
-		return ev, fmt.Errorf("event at byte %d has no object", w.dec.InputOffset())
+	var se *syntaxError
+	switch {
+	case errors.As(err, &se) || err == errShort:
+		return ev, fmt.Errorf("event: %w", locate(err, at)) // names its own offset
+	case err != nil:
+		return ev, fmt.Errorf("event at byte %d: %w", at, err)
 	}
+	if objAt < 0 {
+		return ev, fmt.Errorf("event at byte %d has no object", at)
+	}
+	object := data[objAt:objEnd]
 	if ev.Type == Error {
 		st := &Status{}
 		if err := json.Unmarshal(object, st); err != nil {
@@ -154,8 +176,13 @@ func (w *Watcher) decodeEvent(data []byte) (Event, error) {
 		ev.Status = st
 		return ev, nil
 	}
-	ev.Object, err = w.opts.decode(object)
-	return ev, err
+	if !decoded {
+		// "object" came before "type" (no server writes that): decode it now.
+		if ev.Object, _, err = w.opts.decodeAt(data, objAt); err != nil {
+			return ev, fmt.Errorf("event at byte %d: %w", at, err)
+		}
+	}
+	return ev, nil
 }
 
 // streamError names why reading stopped.
@@ -170,8 +197,8 @@ func (w *Watcher) streamError(err error) error {
 		return fmt.Errorf("%s: closed: %w", w.where, w.ctx.Err())
 	case err == io.EOF:
 		return io.EOF
-	case errors.Is(err, errEventTooLarge):
-		return fmt.Errorf("%s: %w", w.where, err)
+	case errors.Is(err, errTooLarge):
+		return fmt.Errorf("%s: event %w", w.where, err)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%s: stream cut in the middle of an event: %w", w.where, err)
 	}
@@ -188,29 +215,17 @@ func (w *Watcher) Close() {
 	w.body.Close()
 }
 
-var errEventTooLarge = fmt.Errorf("event larger than %d bytes", maxEvent)
-
-// watchReader sits between the response body and the JSON decoder: it bounds how
-// far the decoder may read past the end of the last event, and pushes the idle
-// timer back whenever bytes arrive.
+// watchReader sits between the response body and the frame reader, and pushes
+// the idle timer back whenever bytes arrive.
 type watchReader struct {
 	r     io.Reader
-	pos   int64 // bytes read so far
-	limit int64 // pos may not pass this: the last event's end + maxEvent
 	idle  time.Duration
 	timer *time.Timer
 	idled atomic.Bool
 }
 
 func (w *watchReader) Read(p []byte) (int, error) {
-	if w.pos >= w.limit {
-		return 0, errEventTooLarge
-	}
-	if room := w.limit - w.pos; int64(len(p)) > room {
-		p = p[:room]
-	}
 	n, err := w.r.Read(p)
-	w.pos += int64(n)
 	if n > 0 && w.timer != nil {
 		w.timer.Reset(w.idle)
 	}

@@ -1,0 +1,228 @@
+package apiclient
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// frameReader cuts a byte stream into JSON values without copying them out: a watch
+// body into events, a LIST body into its members and items. It reads into one
+// buffer, finds where the next value ends by tracking only strings and brackets
+// (frameEnd, resumable, so each byte is looked at once however the value is split
+// across reads), then validates that value once with checkValue and hands out a
+// slice of the buffer, valid until the next call.
+//
+// The buffer grows to the largest value seen (bounded by max) and is reused; a
+// 50 MB LIST body never sits in memory whole, only the item being read.
+type frameReader struct {
+	r   io.Reader
+	buf []byte
+	// Unread bytes are buf[pos:end]. base is the stream offset of buf[0], for
+	// error messages ("at byte N").
+	pos, end int
+	base     int64
+	max      int   // no single value may be longer than this
+	err      error // the reader's error, returned once buffered bytes run out
+
+	// The scan of the value in progress, resumed after each read.
+	scan frameScan
+}
+
+// frameScan is where frameEnd stopped: how far it has looked, bracket depth, and
+// whether it is inside a string (just after a backslash).
+type frameScan struct {
+	at           int // offset in buf, ≥ pos
+	depth        int
+	inStr, escap bool
+	literal      bool // a number, true, false or null: it ends at a delimiter
+}
+
+// errTooLarge is returned for a value longer than the reader's max.
+var errTooLarge = errors.New("value larger than the limit")
+
+func newFrameReader(r io.Reader, max int) *frameReader {
+	return &frameReader{r: r, max: max}
+}
+
+// offset is the stream offset of the next unread byte.
+func (f *frameReader) offset() int64 { return f.base + int64(f.pos) }
+
+// peek skips whitespace and returns the next byte without consuming it. At the end
+// of the stream it returns the reader's error (io.EOF when the stream ended cleanly).
+func (f *frameReader) peek() (byte, error) {
+	for {
+		f.pos = skipSpace(f.buf[:f.end], f.pos)
+		if f.pos < f.end {
+			return f.buf[f.pos], nil
+		}
+		if err := f.fill(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// expect consumes the next non-space byte, which must be c.
+func (f *frameReader) expect(c byte) error {
+	got, err := f.peek()
+	if err == io.EOF {
+		return fmt.Errorf("body ended at byte %d, expected %q: %w", f.offset(), c, io.ErrUnexpectedEOF)
+	}
+	if err != nil {
+		return err
+	}
+	if got != c {
+		return &syntaxError{offset: int(f.offset()), msg: fmt.Sprintf("expected %q, got %q", c, got)}
+	}
+	f.pos++
+	return nil
+}
+
+// value returns the next whole JSON value, validated. io.EOF means the stream
+// ended cleanly between values; io.ErrUnexpectedEOF (wrapped) that it ended inside
+// one. Strings and literals are framed too, for a LIST body's keys and header.
+func (f *frameReader) value() ([]byte, error) {
+	at := f.offset()
+	v, err := f.frame()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkValue(v, 0, 0); err != nil {
+		return nil, locate(err, at)
+	}
+	return v, nil
+}
+
+// frame is value without the validation, for callers that validate as they
+// decode (decodeAt): they must, and report errors with locate.
+func (f *frameReader) frame() ([]byte, error) {
+	if _, err := f.peek(); err != nil {
+		return nil, err
+	}
+	f.scan = frameScan{at: f.pos}
+	for {
+		end, done := f.frameEnd()
+		if done {
+			v := f.buf[f.pos:end]
+			f.pos = end
+			return v, nil
+		}
+		if err := f.fill(); err != nil {
+			if err == io.EOF {
+				return nil, fmt.Errorf("stream ended inside a value at byte %d: %w", f.offset(), io.ErrUnexpectedEOF)
+			}
+			return nil, err
+		}
+	}
+}
+
+// locate turns a validation error inside a framed value that starts at stream
+// offset at into one with a stream offset.
+func locate(err error, at int64) error {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		return &syntaxError{offset: int(at) + se.offset, msg: se.msg}
+	}
+	if err == errShort { // the frame ended where the value did not
+		return &syntaxError{offset: int(at), msg: "value cut short or brackets mismatched"}
+	}
+	return err
+}
+
+// frameEnd continues the scan of the value at buf[pos:] over the bytes read since
+// it last stopped; it reports the value's end once found. It does not validate:
+// checkValue does that once the value is whole.
+func (f *frameReader) frameEnd() (int, bool) {
+	s := &f.scan
+	data := f.buf[:f.end]
+	if s.at == f.pos && !s.literal && !s.inStr && s.depth == 0 {
+		switch data[s.at] {
+		case '{', '[':
+		case '"':
+			s.inStr = true
+			s.at++
+		default:
+			s.literal = true
+		}
+	}
+	if s.literal {
+		for j := s.at; j < len(data); j++ {
+			if isDelimiter(data[j]) {
+				return j, true
+			}
+		}
+		s.at = len(data)
+		return 0, false
+	}
+	for i := s.at; i < len(data); i++ {
+		c := data[i]
+		if s.inStr {
+			switch {
+			case s.escap:
+				s.escap = false
+			case c == '\\':
+				s.escap = true
+			case c == '"':
+				s.inStr = false
+				if s.depth == 0 {
+					return i + 1, true
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			s.inStr = true
+		case '{', '[':
+			s.depth++
+		case '}', ']':
+			s.depth--
+			if s.depth <= 0 {
+				return i + 1, true
+			}
+		}
+	}
+	s.at = len(data)
+	return 0, false
+}
+
+// fill reads more of the stream, first moving unread bytes to the front of the
+// buffer (or growing it when the value in progress fills it).
+func (f *frameReader) fill() error {
+	if f.err != nil {
+		return f.err
+	}
+	if f.pos > 0 && f.pos == f.end {
+		f.base += int64(f.pos)
+		f.scan.at -= f.pos
+		f.pos, f.end = 0, 0
+	}
+	if f.end == len(f.buf) {
+		if f.pos > 0 {
+			n := copy(f.buf, f.buf[f.pos:f.end])
+			f.base += int64(f.pos)
+			f.scan.at -= f.pos
+			f.pos, f.end = 0, n
+		}
+		if f.end == len(f.buf) {
+			if f.end >= f.max {
+				return fmt.Errorf("at byte %d: %w of %d bytes", f.offset(), errTooLarge, f.max)
+			}
+			size := max(2*len(f.buf), 32<<10)
+			size = min(size, f.max)
+			grown := make([]byte, size)
+			copy(grown, f.buf[:f.end])
+			f.buf = grown
+		}
+	}
+	n, err := f.r.Read(f.buf[f.end:])
+	f.end += n
+	if err != nil {
+		f.err = err
+		if n > 0 {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
