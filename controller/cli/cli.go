@@ -129,7 +129,9 @@ func lookup(name string) (command, bool) {
 func fail(env Env, err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(env.Stderr, "error: %s\nSee 'kubewire --help' for usage.\n", ue.msg)
+		// oneLine: a message may quote an argument, and an argument may hold a
+		// newline (found by FuzzParseArgs).
+		fmt.Fprintf(env.Stderr, "error: %s\nSee 'kubewire --help' for usage.\n", oneLine(ue.msg))
 		return 2
 	}
 	fmt.Fprintf(env.Stderr, "error: %s\n", oneLine(err.Error()))
