@@ -1,0 +1,78 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+// The stderr both programs print (controller/cli/sync.go, clientgo/main.go),
+// progress lines and klog noise included.
+func TestParseReadsWhatBothProgramsPrint(t *testing.T) {
+	for _, tc := range []struct {
+		name, stderr  string
+		objects       int
+		syncTook      time.Duration
+		heapMiB       float64
+		events        int
+		eventsTook    time.Duration
+		eventsPerSecs float64
+	}{
+		{name: "kubewire sync", stderr: "listed 5000 objects…\nsynced 10000 objects in 1.234567s; heap after GC 21.5 MiB\n",
+			objects: 10000, syncTook: 1234567 * time.Microsecond, heapMiB: 21.5},
+		{name: "client-go until-events", stderr: "W1122 warnings.go:70] x\n100000 events after sync in 20s\nsynced 10000 objects in 2m1.5s; heap after GC 108.0 MiB\n",
+			objects: 10000, syncTook: 121500 * time.Millisecond, heapMiB: 108, events: 100000, eventsTook: 20 * time.Second, eventsPerSecs: 5000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s sample
+			if err := s.parse(tc.stderr); err != nil {
+				t.Fatal(err)
+			}
+			if s.objects != tc.objects || s.syncTook != tc.syncTook || s.heapMiB != tc.heapMiB || s.events != tc.events || s.eventsTook != tc.eventsTook {
+				t.Fatalf("got %d objects in %v, heap %v, %d events in %v", s.objects, s.syncTook, s.heapMiB, s.events, s.eventsTook)
+			}
+			if got, want := s.eventsPerSec(), tc.eventsPerSecs; got != want {
+				t.Fatalf("eventsPerSec = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestParseWithoutSyncedLineIsAnError(t *testing.T) {
+	var s sample
+	if err := s.parse("interrupted after 3s: 10 objects cached\n"); err == nil {
+		t.Fatal("no error")
+	}
+}
+
+func TestGoalVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		g     goal
+		ratio float64
+		want  string
+	}{
+		{goal{true, 0.4}, 0.3, "met"},
+		{goal{true, 0.4}, 0.4, "met"},
+		{goal{true, 0.5}, 0.6, "**missed**: 20% above the goal"},
+		{goal{false, 3}, 3.5, "met"},
+		{goal{false, 3}, 2.4, "**missed**: 20% below the goal"},
+		{goal{}, 7, ""},
+	} {
+		if got := tc.g.verdict(tc.ratio); got != tc.want {
+			t.Errorf("%v at %g× = %q, want %q", tc.g, tc.ratio, got, tc.want)
+		}
+	}
+}
+
+func TestMedianLeavesOutWarmupsAndTheOtherProgram(t *testing.T) {
+	samples := []sample{
+		{prog: kubewire, warmup: true, heapMiB: 100},
+		{prog: clientgo, heapMiB: 50},
+		{prog: kubewire, heapMiB: 3},
+		{prog: kubewire, heapMiB: 1},
+		{prog: kubewire, heapMiB: 2},
+		{prog: kubewire, heapMiB: 4},
+	}
+	if got, want := medianOf(samples, kubewire, func(s sample) float64 { return s.heapMiB }), 2.5; got != want {
+		t.Fatalf("median = %v, want %v", got, want)
+	}
+}

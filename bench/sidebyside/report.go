@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// report is everything the Markdown file says. Either phase may be nil (-sync=false,
+// -throughput=false).
+type report struct {
+	cfg                   config
+	machine               machine
+	loadBefore, loadAfter string
+	bins                  binaries
+	sync                  *syncResult
+	tput                  *tputResult
+}
+
+// A goal is one of issue 9's targets for a ratio kubewire / client-go: at most
+// (atMost) or at least x.
+type goal struct {
+	atMost bool
+	x      float64
+}
+
+func (g goal) String() string {
+	if g.x == 0 {
+		return "—"
+	}
+	if g.atMost {
+		return fmt.Sprintf("≤ %g×", g.x)
+	}
+	return fmt.Sprintf("≥ %g×", g.x)
+}
+
+// verdict says whether ratio meets g and, when it does not, by how much it misses:
+// for "≤ g", how far above g it is; for "≥ g", how far below.
+func (g goal) verdict(ratio float64) string {
+	switch {
+	case g.x == 0:
+		return ""
+	case g.atMost && ratio <= g.x, !g.atMost && ratio >= g.x:
+		return "met"
+	case g.atMost:
+		return fmt.Sprintf("**missed**: %.0f%% above the goal", (ratio/g.x-1)*100)
+	default:
+		return fmt.Sprintf("**missed**: %.0f%% below the goal", (1-ratio/g.x)*100)
+	}
+}
+
+// A row of the medians table.
+type row struct {
+	what   string
+	kw, cg float64
+	format func(float64) string
+	goal   goal
+}
+
+// markdown renders the report: the setting, the medians with ratios and goals,
+// then every run.
+func (r *report) markdown(now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# kubewire next to client-go, side by side — %s\n\n", now.Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "- machine: %s\n", r.machine)
+	fmt.Fprintf(&b, "- load average (1, 5, 15 min): %s before, %s after\n", r.loadBefore, r.loadAfter)
+	fmt.Fprintf(&b, "- kubewire %s; client-go v0.32.4 (bench/clientgo); both built with `go build -o`\n", r.bins.commit)
+	if s := r.sync; s != nil {
+		where := "a kube-apiserver + etcd started for this run by .ci/cluster/up.sh"
+		if s.kubeconfig != "" {
+			where = "the cluster in " + s.kubeconfig
+		}
+		fmt.Fprintf(&b, "- sync: server %s, %s; namespace %s holding %d pods; %s, then %s, kubewire first in each\n",
+			s.server, where, s.ns, s.pods, count(r.cfg.warmup, "warm-up pair"), count(r.cfg.runs, "measured pair"))
+		fmt.Fprintf(&b, "  - `%s`\n  - `%s`\n", commandLine(s.kubewireArgs), commandLine(s.clientgoArgs))
+	}
+	if t := r.tput; t != nil {
+		how := "started for this run"
+		if !t.started {
+			how = "already running"
+		}
+		fmt.Fprintf(&b, "- throughput: `clientgo serve` at %s (%s, on this machine): a LIST of %d pods, then a watch of %d MODIFIED events of a 5.2 KB pod; %s, kubewire first in each\n",
+			t.addr, how, t.pods, t.events, count(r.cfg.tputRuns, "measured pair"))
+		fmt.Fprintf(&b, "  - `%s`\n  - `%s`\n", commandLine(t.kubewireArgs), commandLine(t.clientgoArgs))
+	}
+	b.WriteString("\nMedians; ratio = kubewire / client-go; goals from issue 9.\n\n")
+	b.WriteString("| | kubewire | client-go | ratio | goal | |\n|---|---:|---:|---:|---|---|\n")
+	for _, row := range r.rows() {
+		ratio := row.kw / row.cg
+		fmt.Fprintf(&b, "| %s | %s | %s | %.3g× | %s | %s |\n", row.what, row.format(row.kw), row.format(row.cg), ratio, row.goal, row.goal.verdict(ratio))
+	}
+	if s := r.sync; s != nil {
+		if s.dumpSame {
+			fmt.Fprintf(&b, "| sync: `--dump` | %d lines | %d lines | | identical | met: all %d dumps identical |\n", s.dumpLines, s.dumpLines, len(s.samples))
+		} else {
+			fmt.Fprintf(&b, "| sync: `--dump` | | | | identical | **missed**: %s |\n", s.dumpNote)
+		}
+	}
+	b.WriteString("\nEvery run, in order (peak RSS and CPU from wait4's rusage; heap, sync time and events from the programs' stderr):\n\n")
+	b.WriteString("| phase | run | program | wall s | CPU s | peak RSS MiB | heap after GC MiB | objects | synced in s | events/s |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	runs := func(phase string, samples []sample) {
+		for i, s := range samples {
+			n := fmt.Sprint(i/2 + 1)
+			if s.warmup {
+				n = "warm-up"
+			} else if phase == "sync" {
+				n = fmt.Sprint(i/2 + 1 - r.cfg.warmup)
+			}
+			eps := "—"
+			if s.events > 0 {
+				eps = fmt.Sprintf("%.0f", s.eventsPerSec())
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %.2f | %.1f | %.1f | %d | %.2f | %s |\n",
+				phase, n, s.prog, s.wall.Seconds(), s.cpu.Seconds(), mib(s.rss), s.heapMiB, s.objects, s.syncTook.Seconds(), eps)
+		}
+	}
+	if r.sync != nil {
+		runs("sync", r.sync.samples)
+	}
+	if r.tput != nil {
+		runs("throughput", r.tput.samples)
+	}
+	return b.String()
+}
+
+// rows are the medians table: what issue 9 sets goals for, and beside them what
+// helps to read them.
+func (r *report) rows() []row {
+	secs := func(v float64) string { return fmt.Sprintf("%.2f s", v) }
+	mibs := func(v float64) string { return fmt.Sprintf("%.1f MiB", v) }
+	var rows []row
+	if s := r.sync; s != nil {
+		m := func(f func(sample) float64) (float64, float64) {
+			return medianOf(s.samples, kubewire, f), medianOf(s.samples, clientgo, f)
+		}
+		kw, cg := m(func(s sample) float64 { return mib(s.rss) })
+		rows = append(rows, row{"sync: peak RSS", kw, cg, mibs, goal{true, 0.4}})
+		kw, cg = m(func(s sample) float64 { return s.heapMiB })
+		rows = append(rows, row{"sync: heap after GC", kw, cg, mibs, goal{true, 0.33}})
+		kw, cg = m(func(s sample) float64 { return s.cpu.Seconds() })
+		rows = append(rows, row{"sync: CPU (user + sys)", kw, cg, secs, goal{true, 0.5}})
+		kw, cg = m(func(s sample) float64 { return s.wall.Seconds() })
+		rows = append(rows, row{"sync: wall, start to exit", kw, cg, secs, goal{true, 1}})
+		kw, cg = m(func(s sample) float64 { return s.syncTook.Seconds() })
+		rows = append(rows, row{"sync: time to synced (as printed)", kw, cg, secs, goal{}})
+	}
+	mb := func(v float64) string { return fmt.Sprintf("%.1f MB", v/1e6) }
+	rows = append(rows, row{"binary size", float64(r.bins.kubewireSize), float64(r.bins.clientgoSize), mb, goal{true, 0.2}})
+	if t := r.tput; t != nil {
+		m := func(f func(sample) float64) (float64, float64) {
+			return medianOf(t.samples, kubewire, f), medianOf(t.samples, clientgo, f)
+		}
+		kw, cg := m(sample.eventsPerSec)
+		rows = append(rows, row{"throughput: events/s after sync", kw, cg, func(v float64) string { return fmt.Sprintf("%.0f", v) }, goal{false, 3}})
+		kw, cg = m(func(s sample) float64 { return s.cpu.Seconds() })
+		rows = append(rows, row{"throughput: CPU (user + sys)", kw, cg, secs, goal{true, 0.33}})
+		kw, cg = m(func(s sample) float64 { return s.wall.Seconds() })
+		rows = append(rows, row{"throughput: wall, start to exit", kw, cg, secs, goal{}})
+		kw, cg = m(func(s sample) float64 { return mib(s.rss) })
+		rows = append(rows, row{"throughput: peak RSS", kw, cg, mibs, goal{}})
+	}
+	return rows
+}
+
+// medianOf is the median of f over prog's measured (not warm-up) samples.
+func medianOf(samples []sample, prog string, f func(sample) float64) float64 {
+	var xs []float64
+	for _, s := range samples {
+		if s.prog == prog && !s.warmup {
+			xs = append(xs, f(s))
+		}
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Float64s(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
+}
+
+// commandLine is argv as the report shows it: binaries by base name.
+func commandLine(argv []string) string {
+	out := append([]string{filepath.Join("bin", filepath.Base(argv[0]))}, argv[1:]...)
+	return strings.Join(out, " ")
+}
+
+// count is "1 pair", "2 pairs".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// syncResult is the sync phase: every run of both programs, in the order they ran.
+type syncResult struct {
+	kubeconfig                 string // "" when up.sh started the cluster
+	server                     string // the server's version
+	ns                         string
+	pods                       int // what the namespace held
+	samples                    []sample
+	kubewireArgs, clientgoArgs []string
+
+	// The dump check: every run's --dump must equal the first kubewire run's.
+	dumpLines int
+	dumpSame  bool
+	dumpNote  string // where they differ, when they do
+}
+
+// syncPhase measures the sync of one namespace on a real API server: the
+// cluster up, the pods loaded, then warm-up and measured pairs, kubewire first
+// in every pair. The cluster it started is stopped before it returns, so that
+// the throughput phase has the machine to itself.
+func syncPhase(ctx context.Context, cfg config, bins binaries) (*syncResult, error) {
+	r := &syncResult{kubeconfig: cfg.kubeconfig, ns: cfg.ns}
+	c := &cluster{kubeconfig: cfg.kubeconfig}
+	if cfg.kubeconfig == "" {
+		var err error
+		c, err = startCluster(ctx, cfg.keep)
+		defer c.stop()
+		if err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if r.pods, err = c.prepare(ctx, bins.clientgo, cfg.ns, cfg.pods); err != nil {
+		return nil, err
+	}
+	r.server = c.version
+	r.kubewireArgs = []string{bins.kubewire, "--kubeconfig", c.kubeconfig, "sync", "pods", "-n", cfg.ns, "--dump"}
+	r.clientgoArgs = []string{bins.clientgo, "sync", "-kubeconfig", c.kubeconfig, "-n", cfg.ns, "-dump"}
+
+	total := cfg.warmup + cfg.runs
+	for i := 0; i < total; i++ {
+		for _, p := range []struct {
+			name string
+			argv []string
+		}{{kubewire, r.kubewireArgs}, {clientgo, r.clientgoArgs}} {
+			s, err := measure(ctx, p.name, p.argv, cfg.timeout)
+			if err != nil {
+				return nil, err
+			}
+			s.warmup = i < cfg.warmup
+			label := fmt.Sprintf("run %d/%d", i+1-cfg.warmup, cfg.runs)
+			if s.warmup {
+				label = "warm-up"
+			}
+			fmt.Fprintf(os.Stderr, "sync %-9s %s\n", label, s)
+			r.samples = append(r.samples, s)
+		}
+	}
+	c.stop()
+	r.checkDumps()
+	return r, nil
+}
+
+// checkDumps compares every run's dump with the first one. When they differ it
+// writes the first kubewire and first client-go dumps to bin/ for diff(1).
+func (r *syncResult) checkDumps() {
+	first := r.samples[0]
+	r.dumpLines, r.dumpSame = first.dumpLines, true
+	for _, s := range r.samples[1:] {
+		if s.dumpSum == first.dumpSum {
+			continue
+		}
+		r.dumpSame = false
+		r.dumpNote = fmt.Sprintf("%s's dump (%d lines) differs from %s's (%d lines) at line %d",
+			s.prog, s.dumpLines, first.prog, first.dumpLines, firstDiffLine(first.dump, s.dump))
+		break
+	}
+	if !r.dumpSame {
+		written := map[string]bool{}
+		for _, s := range r.samples {
+			if !written[s.prog] {
+				os.WriteFile(filepath.Join("bin", "dump-"+s.prog+".txt"), s.dump, 0o644)
+				written[s.prog] = true
+			}
+		}
+		r.dumpNote += "; see bin/dump-kubewire.txt and bin/dump-client-go.txt"
+	}
+}
+
+// firstDiffLine is the 1-based number of the first line where a and b differ.
+func firstDiffLine(a, b []byte) int {
+	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := range la {
+		if i >= len(lb) || !bytes.Equal(la[i], lb[i]) {
+			return i + 1
+		}
+	}
+	return len(la) + 1
+}
