@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -117,7 +118,9 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 		return 0, false
 	}
 	secs, err := strconv.Atoi(h)
-	if err != nil || secs < 0 {
+	// More seconds than a Duration holds (292 years) is no real request; unchecked,
+	// it overflowed into a negative wait, retried at once (found by FuzzRetryAfter).
+	if err != nil || secs < 0 || int64(secs) > math.MaxInt64/int64(time.Second) {
 		return 0, false
 	}
 	return time.Duration(secs) * time.Second, true
