@@ -1,7 +1,11 @@
 package apiclient_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -168,4 +172,88 @@ func TestZeroObject_is_empty(t *testing.T) {
 	if _, err := json.Marshal(&o); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The cache keeps most objects' metadata decoded only, and Raw writes it back:
+// for a pod as kube-apiserver 1.32 wrote it, Raw must give the server's bytes
+// exactly, less managedFields.
+func TestRaw_gives_the_servers_bytes_without_managedFields(t *testing.T) {
+	pod := strings.TrimSpace(readFile(t, "testdata/pod.json"))
+	cutFrom := strings.Index(pod, `,"managedFields":`)
+	cutTo := strings.Index(pod, `},"spec":`) // managedFields is metadata's last member
+	if cutFrom < 0 || cutTo < cutFrom {
+		t.Fatal("testdata/pod.json is not laid out as this test expects")
+	}
+	want := pod[:cutFrom] + pod[cutTo:]
+	obj, err := apiclient.DecodeObject([]byte(pod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(obj.Raw()); got != want {
+		t.Fatalf("Raw() differs from the server's bytes\n got: %s\nwant: %s", got, want)
+	}
+}
+
+// Every object in the recordings from the real server (LIST items and watch
+// events) comes back from Raw meaning what the server sent, less managedFields.
+func TestRaw_of_recorded_objects_means_what_the_server_sent(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/scenarios/*.rec")
+	if len(files) == 0 {
+		t.Fatal("no recordings in ../testdata/scenarios")
+	}
+	checked := 0
+	for _, file := range files {
+		for _, line := range strings.Split(readFile(t, file), "\n") {
+			var objects []json.RawMessage
+			var event struct {
+				Type   string
+				Object json.RawMessage
+			}
+			var list struct{ Items []json.RawMessage }
+			switch {
+			case strings.HasPrefix(line, `{"type":`) && json.Unmarshal([]byte(line), &event) == nil && event.Type != "ERROR":
+				objects = append(objects, event.Object)
+			case strings.HasPrefix(line, `{"kind":"PodList"`) && json.Unmarshal([]byte(line), &list) == nil:
+				objects = list.Items
+			}
+			for _, raw := range objects {
+				obj, err := apiclient.DecodeObject(raw)
+				if err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				want := genericJSON(t, raw)
+				if md, ok := want["metadata"].(map[string]any); ok {
+					delete(md, "managedFields")
+				}
+				if got := genericJSON(t, obj.Raw()); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: Raw() of %s\n got: %v\nwant: %v", file, obj, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d objects checked", checked)
+	}
+	t.Logf("%d recorded objects checked", checked)
+}
+
+func genericJSON(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%v in %s", err, data)
+	}
+	return v
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -19,11 +19,19 @@ import (
 // Strings that repeat across objects — the namespace, label keys and values,
 // annotation keys — are interned (intern.go), so ten thousand pods in one
 // namespace share one copy of it.
-func decodeMeta(data []byte, m *ObjectMeta) error {
+//
+// It reports whether the decode was lossless: every member known and not null,
+// timestamps in the server's form, so that encoding m gives the same object back (decode.go then
+// need not keep the bytes). skipManaged leaves managedFields out.
+func decodeMeta(data []byte, m *ObjectMeta, skipManaged bool) (lossless bool, err error) {
 	if string(data) == "null" {
-		return nil
+		return false, nil
 	}
-	return eachMember(data, func(key, value []byte, _, _ int) error {
+	lossless = true
+	err = eachMember(data, func(key, value []byte, _, _ int) error {
+		if string(value) == "null" {
+			lossless = false // written back, it would be left out, not null
+		}
 		var err error
 		switch string(key) {
 		case "name":
@@ -41,9 +49,9 @@ func decodeMeta(data []byte, m *ObjectMeta) error {
 		case "generation":
 			err = setInt(&m.Generation, value)
 		case "creationTimestamp":
-			err = setTime(&m.CreationTimestamp, value)
+			err = setTime(&m.CreationTimestamp, value, &lossless)
 		case "deletionTimestamp":
-			err = setTime(&m.DeletionTimestamp, value)
+			err = setTime(&m.DeletionTimestamp, value, &lossless)
 		case "deletionGracePeriodSeconds":
 			if string(value) == "null" {
 				m.DeletionGracePeriodSeconds = nil
@@ -62,13 +70,18 @@ func decodeMeta(data []byte, m *ObjectMeta) error {
 		case "ownerReferences":
 			err = Unmarshal(value, &m.OwnerReferences)
 		case "managedFields":
-			err = Unmarshal(value, &m.ManagedFields)
+			if !skipManaged {
+				err = Unmarshal(value, &m.ManagedFields)
+			}
+		default:
+			lossless = false
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		return nil
 	})
+	return lossless && err == nil, err
 }
 
 // setString reads a string; null gives "".
@@ -103,8 +116,10 @@ func setInt(dst *int64, value []byte) error {
 	return nil
 }
 
-// setTime reads an RFC 3339 timestamp; null clears it.
-func setTime(dst **Time, value []byte) error {
+// setTime reads an RFC 3339 timestamp; null clears it. A timestamp in any other
+// form than the server's own ("2026-11-22T09:54:22Z") clears *lossless: Time would
+// write it back differently.
+func setTime(dst **Time, value []byte, lossless *bool) error {
 	if string(value) == "null" {
 		*dst = nil
 		return nil
@@ -119,6 +134,9 @@ func setTime(dst **Time, value []byte) error {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return fmt.Errorf("time: %w", err)
+	}
+	if len(s) != len("2006-01-02T15:04:05Z") || s[len(s)-1] != 'Z' {
+		*lossless = false
 	}
 	*dst = &Time{t}
 	return nil

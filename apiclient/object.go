@@ -27,38 +27,42 @@ type Object struct {
 	Metadata ObjectMeta
 
 	// raw is the object's JSON as the server sent it, with metadata.managedFields
-	// left out unless the decoder was asked to keep them. Never modified after
-	// decoding: Raw hands it out without copying.
-	raw []byte
+	// left out unless the decoder was asked to keep them — or, when metaCut is set,
+	// with the whole metadata member left out, because Metadata holds all of it
+	// (see decodeAt). Never modified after decoding.
+	raw     []byte
+	metaCut bool
 }
 
 // TypeMeta names an object's schema: apiVersion ("v1", "apps/v1") and kind ("Pod").
 type TypeMeta struct {
-	APIVersion string `json:"apiVersion,omitempty"`
 	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
 }
 
 // ObjectMeta is the metadata every persisted object has (the API's
 // meta.k8s.io/v1 ObjectMeta), the fields a controller reads.
 type ObjectMeta struct {
-	Name              string            `json:"name,omitempty"`
-	GenerateName      string            `json:"generateName,omitempty"`
-	Namespace         string            `json:"namespace,omitempty"`
-	UID               string            `json:"uid,omitempty"`
-	ResourceVersion   string            `json:"resourceVersion,omitempty"`
-	Generation        int64             `json:"generation,omitempty"`
-	CreationTimestamp *Time             `json:"creationTimestamp,omitempty"`
-	DeletionTimestamp *Time             `json:"deletionTimestamp,omitempty"`
-	Labels            map[string]string `json:"labels,omitempty"`
-	Annotations       map[string]string `json:"annotations,omitempty"`
-	OwnerReferences   []OwnerReference  `json:"ownerReferences,omitempty"`
-	Finalizers        []string          `json:"finalizers,omitempty"`
-	// DeletionGracePeriodSeconds is set with DeletionTimestamp: how long the
-	// object has to go away gracefully.
-	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitempty"`
+	// The fields are in the order the API server writes them, so that Raw, which
+	// writes Metadata back, gives the server's bytes.
+	Name         string `json:"name,omitempty"`
+	GenerateName string `json:"generateName,omitempty"`
+	Namespace    string `json:"namespace,omitempty"`
 	// SelfLink is deprecated and no longer set by servers since 1.20; kept so that
 	// an object from an older server round-trips.
-	SelfLink string `json:"selfLink,omitempty"`
+	SelfLink          string `json:"selfLink,omitempty"`
+	UID               string `json:"uid,omitempty"`
+	ResourceVersion   string `json:"resourceVersion,omitempty"`
+	Generation        int64  `json:"generation,omitempty"`
+	CreationTimestamp *Time  `json:"creationTimestamp,omitempty"`
+	DeletionTimestamp *Time  `json:"deletionTimestamp,omitempty"`
+	// DeletionGracePeriodSeconds is set with DeletionTimestamp: how long the
+	// object has to go away gracefully.
+	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
+	Labels                     map[string]string `json:"labels,omitempty"`
+	Annotations                map[string]string `json:"annotations,omitempty"`
+	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
+	Finalizers                 []string          `json:"finalizers,omitempty"`
 	// ManagedFields is the server-side-apply bookkeeping. It is usually half of an
 	// object's bytes and rarely read, so decoding drops it unless asked to keep it
 	// (DecodeOptions.KeepManagedFields).
@@ -139,9 +143,19 @@ func (o *Object) Key() string {
 }
 
 // Raw returns the object's JSON as received (without managedFields unless they were
-// kept). The slice is shared: do not modify it. Raw does not reflect changes made to
-// Metadata since decoding; MarshalJSON does.
+// kept). The slice may be shared: do not modify it.
+//
+// For most objects the cache holds the metadata decoded only, not as bytes too (see
+// decodeAt), and Raw writes it back from Metadata: the same members and values,
+// byte for byte what the server sends, at the cost of an encoding per call. Keep
+// what Raw returns rather than calling it in a loop.
 func (o *Object) Raw() []byte {
+	if o.metaCut {
+		b, err := o.MarshalJSON()
+		if err == nil {
+			return b
+		}
+	}
 	if len(o.raw) == 0 {
 		return []byte("{}")
 	}
