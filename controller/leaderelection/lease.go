@@ -86,6 +86,12 @@ func (t *MicroTime) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("MicroTime: %w", err)
 	}
+	// A time whose year in UTC leaves 0000–9999 (year 0000 east of Greenwich) reads
+	// in, but MarshalJSON would write it in a form that reads back as an error, so
+	// the Lease could not be renewed or released: refuse it here (found by FuzzLease).
+	if y := parsed.UTC().Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("MicroTime: %.40s is in year %d in UTC, outside 0000-9999", b, y)
+	}
 	t.Time = parsed.UTC()
 	return nil
 }

@@ -43,7 +43,7 @@ func TestMicroTime_reads_what_servers_and_people_write(t *testing.T) {
 }
 
 func TestMicroTime_rejects_what_is_not_a_time(t *testing.T) {
-	for _, in := range []string{`15`, `"yesterday"`, `"`} {
+	for _, in := range []string{`15`, `"yesterday"`, `"`, `"0000-01-01T00:00:00+01:00"`, `"9999-12-31T23:00:00-01:00"`} {
 		var m leaderelection.MicroTime
 		if err := m.UnmarshalJSON([]byte(in)); err == nil {
 			t.Errorf("UnmarshalJSON(%s) = nil, want an error", in)

@@ -1,0 +1,63 @@
+package leaderelection_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+)
+
+// FuzzLease: whatever Lease the server (or a person with kubectl edit) stored, it is
+// read or refused, never a panic; and what is read is written back (an Update, a
+// renewal) as JSON that reads again to the same record, times to the microsecond.
+//
+//	go test ./controller/leaderelection -run '^$' -fuzz '^FuzzLease$' -fuzztime 1000000x
+func FuzzLease(f *testing.F) {
+	for _, s := range []string{
+		`{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"kubewire-podrestart","namespace":"demo","resourceVersion":"812"},"spec":{"holderIdentity":"pod-a_3f9c","leaseDurationSeconds":15,"acquireTime":"2026-11-22T09:54:22.000000Z","renewTime":"2026-11-22T09:56:40.123456Z","leaseTransitions":3}}`,
+		`{"spec":{"holderIdentity":"","renewTime":null,"acquireTime":"2026-11-22T09:54:22Z"}}`,
+		`{"spec":{"renewTime":"2026-11-22T10:54:22.123456789+01:00","strategy":"OldestEmulationVersion","preferredHolder":"b"}}`,
+		`{"spec":{"renewTime":"0000-01-01T00:00:00+01:00"}}`,
+		`{"spec":{"leaseDurationSeconds":2147483648}}`,
+		`{"spec":{"renewTime":15}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var l leaderelection.Lease
+		if err := apiclient.Unmarshal(data, &l); err != nil {
+			return
+		}
+		b, err := json.Marshal(l)
+		if err != nil {
+			t.Fatalf("read %q; cannot write it back: %v", data, err)
+		}
+		var back leaderelection.Lease
+		if err := apiclient.Unmarshal(b, &back); err != nil {
+			t.Fatalf("read %q; written back as %s, it does not read: %v", data, b, err)
+		}
+		if !sameSpec(l.Spec, back.Spec) {
+			t.Fatalf("read %+v; written back and read again: %+v", l.Spec, back.Spec)
+		}
+	})
+}
+
+func sameSpec(a, b leaderelection.LeaseSpec) bool {
+	return a.HolderIdentity == b.HolderIdentity && a.LeaseDurationSeconds == b.LeaseDurationSeconds &&
+		a.LeaseTransitions == b.LeaseTransitions && a.Strategy == b.Strategy && a.PreferredHolder == b.PreferredHolder &&
+		sameMicro(a.AcquireTime, b.AcquireTime) && sameMicro(a.RenewTime, b.RenewTime)
+}
+
+// sameMicro: equal to the microsecond (what the server keeps); nil and zero alike,
+// since a zero time is written as null.
+func sameMicro(a, b *leaderelection.MicroTime) bool {
+	var ta, tb leaderelection.MicroTime
+	if a != nil {
+		ta = *a
+	}
+	if b != nil {
+		tb = *b
+	}
+	return ta.Truncate(1000).Equal(tb.Truncate(1000))
+}
