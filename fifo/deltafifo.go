@@ -20,6 +20,7 @@ type DeltaFIFO[T any] struct {
 	gate                       // mu guards everything below
 	items map[string]Deltas[T] // key → its deltas; never an empty Deltas
 	queue []string             // keys in pop order; exactly the keys of items
+	peak  int                  // the longest queue since it was last empty
 	sync  syncState
 }
 
@@ -158,11 +159,26 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error {
 	f.queue = f.queue[1:]
 	deltas := f.items[key]
 	delete(f.items, key)
+	if len(f.queue) == 0 {
+		f.shrinkLocked()
+	}
 	initial := f.sync.popped()
 	if err := process(deltas, initial); err != nil {
 		return fmt.Errorf("fifo: process %s: %w", key, err)
 	}
 	return nil
+}
+
+// shrinkLocked lets go of the memory a burst left behind once the queue is empty.
+// A Go map never shrinks and a slice popped from the front keeps its array, so
+// after the first LIST of 10,000 objects an idle queue would go on holding about
+// 100 bytes per object — 1 MB for nothing, or 3% of a pod cache.
+func (f *DeltaFIFO[T]) shrinkLocked() {
+	f.queue = nil
+	if f.peak > 1024 {
+		f.items = make(map[string]Deltas[T])
+	}
+	f.peak = 0
 }
 
 // HasSynced reports whether the first Replace has happened and every key it left
@@ -213,6 +229,7 @@ func (f *DeltaFIFO[T]) appendLocked(d Delta[T]) {
 	}
 	if !queued {
 		f.queue = append(f.queue, d.Key)
+		f.peak = max(f.peak, len(f.queue))
 		f.cond.Signal() // one more key: one waiting Pop can have it
 	}
 	f.items[d.Key] = append(deltas, d)

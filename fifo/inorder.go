@@ -154,6 +154,9 @@ func (f *InOrderFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error 
 	d := f.items[0]
 	f.items[0] = Delta[T]{} // the array outlives the pop; don't let it pin the object
 	f.items = f.items[1:]
+	if len(f.items) == 0 {
+		f.items = nil // an emptied queue lets go of the array a burst grew
+	}
 	initial := f.sync.popped()
 	if err := process(Deltas[T]{d}, initial); err != nil {
 		return fmt.Errorf("fifo: process %s: %w", d.Key, err)
