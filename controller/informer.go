@@ -153,7 +153,10 @@ func (inf *Informer) Run(ctx context.Context) error {
 	resyncDone := make(chan struct{})
 	go func() { defer close(resyncDone); inf.resyncLoop(ctx) }() // likewise
 	err := inf.processLoop(ctx)
-	inf.fifo.Close()
+	// processLoop returns when ctx is done or the source stopped; either way the
+	// source is stopping and closes the FIFO itself. Closing it here first would
+	// make the reflector's last few events (already read off the wire) fail as
+	// "fifo: closed", a warning for nothing.
 	srcErr := <-sourceDone
 	<-resyncDone
 	inf.wg.Wait()
