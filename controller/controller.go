@@ -76,7 +76,10 @@ type Options struct {
 	// drifted without an event (controller-runtime's SyncPeriod).
 	ResyncPeriod time.Duration
 	// ShutdownTimeout bounds how long Run waits, after its context is done, for
-	// reconciles in flight; then their context is cancelled too.
+	// reconciles in flight; then their context is cancelled too. A reconcile that
+	// ignores that cancellation gets one more ShutdownTimeout, after which Run
+	// returns an error and leaves it running: shutdown never waits longer than
+	// twice this.
 	ShutdownTimeout time.Duration
 	Log             *slog.Logger
 	// Trace, when set, is given one line per step ("queue add default/web depth=1",
@@ -177,7 +180,7 @@ func (c *Controller) add(r Request) {
 // Run waits until every watched informer has synced (and its handlers have the
 // initial list), starts the workers, and blocks until ctx is done. Then it stops
 // handing out work, gives the reconciles in flight ShutdownTimeout to finish, and
-// returns. Workers start only after sync: a Reconcile that reads a half-filled
+// returns (see Options.ShutdownTimeout for a reconcile that hangs). Workers start only after sync: a Reconcile that reads a half-filled
 // cache would take missing objects for deleted ones.
 func (c *Controller) Run(ctx context.Context) error {
 	for _, inf := range c.informers {
@@ -205,12 +208,41 @@ func (c *Controller) Run(ctx context.Context) error {
 	// ShutDown: nothing new is taken; workers finish what they hold, then Get
 	// reports quit. Past the timeout, the reconciles still running are cancelled.
 	c.queue.ShutDown()
+	finished := make(chan struct{})
+	go func() { // owned by Run; ends when the last worker does
+		wg.Wait()
+		close(finished)
+	}()
+	// A reconcile that ignores its cancelled context cannot be stopped from outside
+	// (nothing stops a goroutine); it must not hold the process either. So, one
+	// more ShutdownTimeout after the cancel, Run gives up on it and returns.
+	abandon := make(chan struct{})
+	var mu sync.Mutex
+	var grace queue.Timer
 	timer := c.opts.Clock.AfterFunc(c.opts.ShutdownTimeout, func() {
 		c.opts.Log.Warn("reconciles still running at the shutdown timeout; cancelling them", "controller", c.name)
 		cancelWork()
+		mu.Lock()
+		defer mu.Unlock()
+		grace = c.opts.Clock.AfterFunc(c.opts.ShutdownTimeout, func() { close(abandon) })
 	})
-	wg.Wait()
+	select {
+	case <-finished:
+	case <-abandon:
+		select {
+		case <-finished: // both at once: the workers did finish
+		default:
+			c.opts.Log.Error("reconciles ignored their cancelled context; leaving them running", "controller", c.name)
+			return fmt.Errorf("controller %s: reconciles still running %s after shutdown began, their context cancelled for %s; left running",
+				c.name, 2*c.opts.ShutdownTimeout, c.opts.ShutdownTimeout)
+		}
+	}
 	timer.Stop()
+	mu.Lock()
+	if grace != nil {
+		grace.Stop()
+	}
+	mu.Unlock()
 	c.opts.Log.Info("controller stopped", "controller", c.name)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -193,6 +194,60 @@ func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T
 	case got := <-rec.calls:
 		t.Fatalf("b was reconciled after shutdown began: %q", got)
 	default:
+	}
+}
+
+// hungReconciler blocks until released, whatever its context says: the reconcile
+// that a careful controller must still be able to shut down around.
+type hungReconciler struct {
+	started chan string
+	release chan struct{}
+}
+
+func (h *hungReconciler) Reconcile(_ context.Context, req controller.Request) (controller.Result, error) {
+	h.started <- req.String()
+	<-h.release
+	return controller.Result{}, nil
+}
+
+func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation(t *testing.T) {
+	clock := queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	hung := &hungReconciler{started: make(chan string, 1), release: make(chan struct{})}
+	defer close(hung.release) // the goroutine left behind ends with the test
+	inf, src, start := newInformer(t, controller.InformerOptions{})
+	ctrl := controller.New("pods", hung, controller.Options{Clock: clock, ShutdownTimeout: 10 * time.Second,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ctrl.Watch(inf, nil)
+	start()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ctrl.Run(ctx) }()
+	must(t, src.sink.Replace(nil, "1"))
+	must(t, src.sink.Add(pod("a", "2")))
+	<-hung.started
+	cancel()
+	waitForTimer(clock)
+	clock.Step(10 * time.Second) // the reconcile's context is cancelled; it takes no notice
+	// The grace timer is armed (old code armed none and waited without bound; the
+	// real-time deadline is a watchdog, not a timing assertion).
+	for watchdog := time.Now().Add(time.Minute); clock.Timers() == 0; yield() {
+		if time.Now().After(watchdog) {
+			t.Fatal("no grace timer after the reconcile's context was cancelled: Run waits for it without bound")
+		}
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Run returned (%v) at the first timeout, before the cancelled reconcile's grace", err)
+	default:
+	}
+	clock.Step(10 * time.Second)
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "still running 20s after shutdown began") {
+			t.Fatalf("Run returned %v, want an error saying the reconcile was left running", err)
+		}
+	case <-time.After(time.Minute): // a watchdog, not a timing assertion: old code blocked forever
+		t.Fatal("Run is still waiting for a reconcile that ignores its context, 20 fake seconds after shutdown began")
 	}
 }
 

@@ -38,7 +38,9 @@
 //
 // Workers start only once every watched informer has synced and its handlers have
 // been given the whole initial list; on shutdown no new Request is taken and the
-// ones in flight get ShutdownTimeout to finish.
+// ones in flight get ShutdownTimeout to finish, then their context is cancelled; one
+// that ignores the cancellation is left running after another ShutdownTimeout, and
+// Run returns an error saying so.
 //
 // # Guarantees
 //   - Handlers are called in the order the cache changed, each on a goroutine of
