@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 )
 
 // Env is what the command reads and writes besides its arguments, so tests can
@@ -74,6 +75,13 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	// Every command writes from several goroutines (the logger, the tracer, a
+	// summary line while a watch still traces); an *os.File takes that, but the Env
+	// of a test (a bytes.Buffer, perhaps the same one for both streams) does not.
+	// One lock for both streams. (Found by TestSecurity_credentials_never_reach_output_logs_or_trace:
+	// sync --trace raced its summary line against the watch's trace.)
+	var mu sync.Mutex
+	env.Stdout, env.Stderr = &lockedWriter{mu: &mu, w: env.Stdout}, &lockedWriter{mu: &mu, w: env.Stderr}
 	p, err := parseArgs(flags, argv)
 	if err != nil {
 		return fail(env, err)

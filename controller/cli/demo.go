@@ -60,11 +60,8 @@ func runDemo(parent context.Context, s *session) error {
 	ctx, cancel := context.WithTimeout(parent, demoTimeout)
 	defer cancel()
 	start := time.Now()
-	// The logger, the tracer and the story write from several goroutines; an
-	// *os.File takes that, but the Env of a test (a bytes.Buffer, perhaps the
-	// same one for both streams) does not. One lock for both streams.
-	var mu sync.Mutex
-	s.env.Stdout, s.env.Stderr = &lockedWriter{mu: &mu, w: s.env.Stdout}, &lockedWriter{mu: &mu, w: s.env.Stderr}
+	// The logger, the tracer and the story write from several goroutines: Main
+	// gave the session streams that take that (lockedWriter).
 	s.log = slog.New(slog.NewTextHandler(s.env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
 	say := func(format string, args ...any) { fmt.Fprintf(s.env.Stdout, "demo: "+format+"\n", args...) }
 
