@@ -24,7 +24,7 @@ import (
 // timestamps in the server's form, so that encoding m gives the same object back (decode.go then
 // need not keep the bytes). skipManaged leaves managedFields out.
 func decodeMeta(data []byte, m *ObjectMeta, skipManaged bool) (lossless bool, err error) {
-	if string(data) == "null" {
+	if string(data[skipSpace(data, 0):]) == "null" {
 		return false, nil
 	}
 	lossless = true
