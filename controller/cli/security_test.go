@@ -8,6 +8,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"log"
 	"math/big"
@@ -145,6 +146,40 @@ func TestSecurity_credentials_never_reach_output_logs_or_trace(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A recording holds what the server said, never how the client proved who it is:
+// recorded with a token and with an exec plugin's credential, the file (0600)
+// holds neither, and nor does the command's output.
+func TestSecurity_recordings_hold_no_credentials(t *testing.T) {
+	server, ca, srv := apiServer(t)
+	cluster := "    certificate-authority: " + ca + "\n"
+	plugin := execPlugin(t, `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"kw-exec-out-s3cr3t"}}`)
+	for i, user := range []string{
+		"    token: kw-token-s3cr3t\n",
+		"    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: " + plugin + "\n      interactiveMode: Never\n",
+	} {
+		out := filepath.Join(t.TempDir(), "pods.rec")
+		args := []string{"record", "pods", "-n", "demo", "-o", out, "--events", "1", "-v", "9", "--kubeconfig", kubeconfigFile(t, server, cluster, user)}
+		code, stderr := recordWhile(t, nil, args, func() {
+			if _, err := srv.Add(apiclient.Pods, fmt.Sprintf(`{"metadata":{"name":"p%d","namespace":"demo"}}`, i)); err != nil {
+				t.Error(err)
+			}
+		})
+		if code != 0 {
+			t.Fatalf("%q: exit %d\n%s", user, code, stderr)
+		}
+		body, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRecording(t, out, i, []string{"ADDED"}) // 0600, parses, one event
+		for _, secret := range []string{"kw-token-s3cr3t", "kw-exec-out-s3cr3t"} {
+			if strings.Contains(string(body), secret) || strings.Contains(stderr, secret) {
+				t.Fatalf("%q: %q is in the recording or the output", user, secret)
+			}
+		}
 	}
 }
 
