@@ -10,7 +10,8 @@
 // Everything else in kubewire reaches the server through here. Sub-package
 // kubeconfig finds the server and the credentials; recording is the file format of
 // recorded exchanges; apitest is an in-memory API server (live, or replaying a
-// recording) for tests and the demo.
+// recording) for tests and the demo; selector parses and matches label and field
+// selectors as the server does (the command checks -l with it before connecting).
 //
 // # The whole move
 //
