@@ -29,8 +29,11 @@
 // # Guarantees
 //   - Exit 0 on success; 1 on a runtime error, with one line on stderr saying what
 //     and where ("error: GET https://…/pods/x: 404 NotFound: pods "x" not found");
-//     2 on a usage error, with one line and a hint to --help.
-//   - No credential from the kubeconfig is ever printed.
+//     2 on a usage error, with one line and a hint to --help. A -l or
+//     --field-selector the API server would refuse is a usage error, found before
+//     the kubeconfig is read (apiclient/selector).
+//   - No credential from the kubeconfig or an exec plugin is ever printed: not in
+//     output, logs (-v), --trace, errors or recordings (security_test.go).
 //   - `get` agrees with kubectl get: the same tables (from the same server-side
 //     Table), the same JSON (keys sorted, four-space indent, managedFields hidden)
 //     and the same YAML layout; the integration test checks it against the server.
