@@ -26,13 +26,6 @@ const (
 	convergence = 5 * time.Second // after the last fault
 )
 
-// The faults, by the churn op before which they begin. Each waits for the one
-// before it to be over.
-var (
-	restartAt = []int{100, 270, 440, 610, 780, 950, 1120, 1290, 1460, 1980}
-	pauseAt   = []int{360, 1700}
-)
-
 // backoff is the Reflector's, shortened. The default (0.8 s doubling to 30 s, reset
 // only after two quiet minutes) is right for a real cluster, but after ten restarts
 // in a minute it waits up to a minute: "converged within 5 s of the last fault"
@@ -147,10 +140,10 @@ func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *te
 	if cuts := int(px.cuts.Load()); cuts < 10 || s.broken < cuts {
 		t.Errorf("the proxy cut %d watches mid-event and the reflector saw %d streams broken; want ≥ 10 cuts, each seen", cuts, s.broken)
 	}
-	t.Logf("chaos: %d ops, %d restarts survived, %d 410s recovered (%d relists), %d cuts recovered (%d broken streams seen, %d pauses), "+
+	t.Logf("chaos: %d ops, %d restarts survived (outages %s), %d 410s recovered (%d relists), %d cuts recovered (%d broken streams seen; %d pauses, %s), "+
 		"%d objects compared (%d on the server, %d gone), converged in %v after the last fault (%v after the last write); "+
 		"%d reconciles, %d churn retries, run took %v",
-		ch.ops(), cl.restarts, s.gone, health.Relists, px.cuts.Load(), s.broken, px.pauses.Load(),
+		ch.ops(), cl.restarts, span(faults.outages), s.gone, health.Relists, px.cuts.Load(), s.broken, px.pauses.Load(), span(faults.pauses),
 		len(server)+gone, len(server), gone, convergedAt.Sub(lastFault).Round(time.Millisecond), convergedAt.Sub(ch.lastWrite).Round(time.Millisecond),
 		reconciles, ch.retries, time.Since(began).Round(time.Second))
 }
@@ -171,104 +164,6 @@ func waitConverged(server map[string]string, inf *controller.Informer, v *views,
 		}
 		<-tick.C
 	}
-}
-
-// schedule runs the faults. before is called by the churn before each op: at an op
-// with a fault it waits for the previous fault to be over, begins this one (kills
-// the server, pauses the proxy) and leaves its end (server ready again, proxy
-// resumed) to a goroutine, so the churn goes on meanwhile. Owned by the churn's
-// goroutine; err and lastEnd may be read once prev is closed.
-type schedule struct {
-	t     *testing.T
-	cl    *cluster
-	px    *proxy
-	refl  *listwatch.Reflector
-	probe apiclient.ResourceClient // straight to the server
-	steps *tally
-
-	prev    chan struct{} // closed when the last fault begun is over
-	err     error
-	lastEnd time.Time
-}
-
-func (s *schedule) before(op int) {
-	var end func() error
-	switch {
-	case contains(restartAt, op):
-		<-s.prev
-		s.cl.stopAPI()
-		end = func() error { return s.cl.startAPI(s.t) }
-	case contains(pauseAt, op):
-		<-s.prev
-		if err := s.waitWatching(); err != nil {
-			s.err = err
-			return
-		}
-		gone := s.steps.counts().gone
-		s.px.pause()
-		end = func() error { return s.pauseUntilGone(gone) }
-	default:
-		return
-	}
-	done := make(chan struct{})
-	s.prev = done
-	go func() { // owned by the schedule: the test waits on prev
-		defer close(done)
-		if err := end(); err != nil && s.err == nil {
-			s.err = err
-		}
-		s.lastEnd = time.Now()
-	}()
-}
-
-// waitWatching waits (at most 10 s) for the reflector to be in the Watching state,
-// so that a pause breaks a watch rather than a list.
-func (s *schedule) waitWatching() error {
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); <-tick.C {
-		if s.refl.Health().State == listwatch.Watching {
-			return nil
-		}
-	}
-	return fmt.Errorf("pause: the reflector is not watching after 10 s: %+v", s.refl.Health())
-}
-
-// pauseUntilGone keeps the proxy paused until the server itself says that a watch
-// from the reflector's resourceVersion is too old (410) — with the compaction
-// interval at 2 s, 2–4 s of churn — then resumes, and waits (at most 10 s) for the
-// reflector to meet that 410: its count of them passes gone.
-func (s *schedule) pauseUntilGone(gone int) error {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.Now().Add(30 * time.Second)
-	for rv := s.refl.LastSyncResourceVersion(); !watchGone(s.probe, rv); rv = s.refl.LastSyncResourceVersion() {
-		if time.Now().After(deadline) {
-			s.px.resume()
-			return fmt.Errorf("pause: a watch from rv %s still works after 30 s", rv)
-		}
-		<-tick.C
-	}
-	s.px.resume()
-	for deadline := time.Now().Add(10 * time.Second); s.steps.counts().gone == gone; <-tick.C {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("pause: no 410 within 10 s of resuming: %+v", s.refl.Health())
-		}
-	}
-	return nil
-}
-
-// watchGone reports whether a watch from rv gets 410.
-func watchGone(rc apiclient.ResourceClient, rv string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	w, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: rv}})
-	if err != nil {
-		return apiclient.IsGone(err)
-	}
-	defer w.Close()
-	_, err = w.Next()
-	return apiclient.IsGone(err)
 }
 
 // tally counts the reflector's steps (its Options.OnStep) and keeps the last few
@@ -385,15 +280,4 @@ func createNamespace(t *testing.T, c *apiclient.Client) string {
 		t.Fatal(err)
 	}
 	return ns
-}
-
-func closed() chan struct{} { c := make(chan struct{}); close(c); return c }
-
-func contains(ops []int, op int) bool {
-	for _, o := range ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
 }

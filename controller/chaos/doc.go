@@ -19,7 +19,8 @@
 //	                  that cuts watch streams in the middle of an event, and can pause
 //	                  (drop every connection, refuse new ones)
 //	churn_test.go     2,000 creates, updates and deletes of pods, retried through
-//	                  every outage, with the faults scheduled at fixed op numbers
+//	                  every outage
+//	schedule_test.go  the faults, each begun before a fixed op of the churn
 //	compare_test.go   what "converged" means, and a test that it can tell when not
 //
 // The faults, in one run: the API server is stopped and started again 10 times
