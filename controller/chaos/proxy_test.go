@@ -41,7 +41,7 @@ type proxy struct {
 	cutting bool
 	lastCut time.Time
 
-	cuts, refused, pauses atomic.Int64
+	cuts, pauses atomic.Int64
 
 	accepting sync.WaitGroup // the accept loop
 	pairs     sync.WaitGroup // two goroutines per proxied connection
@@ -101,7 +101,6 @@ func (p *proxy) acceptLoop() {
 		p.mu.Lock()
 		if p.paused {
 			p.mu.Unlock()
-			p.refused.Add(1)
 			c.Close()
 			continue
 		}
