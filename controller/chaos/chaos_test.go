@@ -1,3 +1,5 @@
+//go:build unix
+
 package chaos_test
 
 import (
@@ -29,8 +31,9 @@ const (
 // backoff is the Reflector's, shortened. The default (0.8 s doubling to 30 s, reset
 // only after two quiet minutes) is right for a real cluster, but after ten restarts
 // in a minute it waits up to a minute: "converged within 5 s of the last fault"
-// would then time the backoff, not the recovery.
-var backoff = listwatch.Backoff{Initial: 100 * time.Millisecond, Max: time.Second, ResetAfter: 5 * time.Second}
+// would then time the backoff, not the recovery. Short waits also bring the watch
+// back between faults, so that the proxy gets to cut it often.
+var backoff = listwatch.Backoff{Initial: 100 * time.Millisecond, Max: 500 * time.Millisecond, ResetAfter: 5 * time.Second}
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 

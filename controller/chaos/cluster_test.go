@@ -1,3 +1,5 @@
+//go:build unix
+
 package chaos_test
 
 import (
@@ -44,7 +46,8 @@ const compactionInterval = 2 * time.Second
 const stopGrace = 3 * time.Second
 
 // process is one child process, in a process group of its own so that a kill
-// reaches everything it started.
+// reaches everything it started (process groups are why the files of the run
+// build on unix only).
 type process struct {
 	name string
 	log  string

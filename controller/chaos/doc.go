@@ -25,11 +25,11 @@
 //
 // The faults, in one run: the API server is stopped and started again 10 times
 // (SIGKILL, and SIGTERM with 3 s to go, in turn) while the churn retries through
-// each outage; twice the proxy pauses until the server has compacted away the
-// reflector's resourceVersion, so that the watch resumes into a 410 and must
-// relist; and all along the proxy cuts watch streams mid-object. The Reflector's
-// backoff is shortened (at most 1 s, doubled by jitter), or the last outage would
-// be followed by up to a minute of waiting.
+// each outage; twice the proxy pauses, for two compaction intervals and until the
+// server has compacted away the reflector's resourceVersion, so that the watch
+// resumes into a 410 and must relist; and all along the proxy cuts watch streams mid-object. The Reflector's
+// backoff is shortened (at most 0.5 s, doubled by jitter), or the last outage
+// would be followed by up to a minute of waiting.
 //
 // # Guarantees it checks
 //

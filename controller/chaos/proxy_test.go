@@ -52,7 +52,7 @@ type proxy struct {
 const cutInto = 30
 
 // cutMin and cutMax bound the events a watch connection delivers before its cut.
-const cutMin, cutMax = 10, 60
+const cutMin, cutMax = 5, 30
 
 var eventStart = []byte("\n{\"type\":")
 

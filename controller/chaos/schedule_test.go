@@ -1,3 +1,5 @@
+//go:build unix
+
 package chaos_test
 
 import (
@@ -84,13 +86,14 @@ func (s *schedule) waitWatching() error {
 	return fmt.Errorf("pause: the reflector is not watching after 10 s: %+v", s.refl.Health())
 }
 
-// pauseUntilGone keeps the proxy paused until the server itself says that a watch
-// from the reflector's resourceVersion is too old (410) — with the compaction
-// interval at 2 s, 2–4 s of churn — then resumes, and waits (at most 10 s) for the
-// reflector to meet that 410: its count of them passes gone.
+// pauseUntilGone keeps the proxy paused for two compaction intervals of churn, and
+// then until the server itself says that a watch from the reflector's
+// resourceVersion is too old (410); then it resumes, and waits (at most 10 s) for
+// the reflector to meet that 410: its count of them passes gone.
 func (s *schedule) pauseUntilGone(gone int) error {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	<-time.After(2 * compactionInterval)
 	deadline := time.Now().Add(30 * time.Second)
 	for rv := s.refl.LastSyncResourceVersion(); !watchGone(s.probe, rv); rv = s.refl.LastSyncResourceVersion() {
 		if time.Now().After(deadline) {
