@@ -107,7 +107,7 @@ func (s *session) printTable(ctx context.Context, rc apiclient.ResourceClient, r
 			return err
 		}
 		if !served {
-			return s.printNames(ctx, rc, res, names, opts)
+			return s.printNames(ctx, rc, res, ns, names, opts)
 		}
 		if i == 0 {
 			table.Columns = t.Columns
@@ -124,10 +124,14 @@ func (s *session) printTable(ctx context.Context, rc apiclient.ResourceClient, r
 }
 
 // printNames is the table of last resort, for servers that do not render tables.
-func (s *session) printNames(ctx context.Context, rc apiclient.ResourceClient, res apiclient.Resource, names []string, opts apiclient.ListOptions) error {
+func (s *session) printNames(ctx context.Context, rc apiclient.ResourceClient, res apiclient.Resource, ns string, names []string, opts apiclient.ListOptions) error {
 	objs, err := fetch(ctx, rc, res, names, opts)
 	if err != nil {
 		return err
+	}
+	if len(objs) == 0 {
+		noResources(s.env.Stderr, nsIf(res, ns))
+		return nil
 	}
 	t := apiclient.Table{Columns: []apiclient.TableColumn{{Name: "Name"}}}
 	for _, o := range objs {

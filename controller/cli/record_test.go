@@ -240,3 +240,21 @@ func TestIntegration_record_configmaps_with_two_events(t *testing.T) {
 		t.Fatalf("the LIST %q does not carry the label selector", got)
 	}
 }
+
+// A server that renders no Tables (the in-memory one) still gets kubectl's answers:
+// a NAME column, and "No resources found" for an empty list.
+func TestGet_without_server_side_tables(t *testing.T) {
+	cfg, c := recordServer(t)
+	pods := c.Resource(apiclient.Pods).Namespace("tables")
+	if _, err := pods.Create(context.Background(), []byte(`{"metadata":{"name":"web-1"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, nil, "get", "pods", "-n", "tables", "--kubeconfig", cfg)
+	if code != 0 || out != "NAME\nweb-1\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = run(t, nil, "get", "pods", "-n", "empty", "--kubeconfig", cfg)
+	if code != 0 || out != "" || errOut != "No resources found in empty namespace.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
