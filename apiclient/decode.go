@@ -56,7 +56,7 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 	obj := &Object{}
 	var meta metaSpan
 	top := newCutter()
-	end, err := walkObject(data, start, func(key []byte, begin, at int) (int, error) {
+	end, err := walkObject(data, start, 1, func(key []byte, begin, at int) (int, error) {
 		var end int
 		var err error
 		switch string(key) {
@@ -156,7 +156,7 @@ func (m *metaSpan) scan(data []byte, at int, cut bool) (int, error) {
 		m.end = end
 		return end, err
 	}
-	end, err := walkObject(data, at, func(key []byte, begin, vAt int) (int, error) {
+	end, err := walkObject(data, at, 2, func(key []byte, begin, vAt int) (int, error) {
 		end, err := checkValue(data, vAt, 2)
 		if err == nil {
 			m.managed.member(string(key) == "managedFields", begin, end)

@@ -66,15 +66,21 @@ func checkValue(data []byte, i, depth int) (int, error) {
 
 // walkObject validates the object at data[i] as checkObject does, calling fn with
 // each member's key (unquoted, only valid during the call), the offset of the
-// member (its key's quote) and the offset where its value starts. fn must return where the value ends: it may decode the value
-// itself, or hand it to checkValue — either way each byte is looked at once.
-// This is how an object is validated and taken apart in the same pass.
-func walkObject(data []byte, i int, fn func(key []byte, begin, at int) (int, error)) (int, error) {
+// member (its key's quote) and the offset where its value starts. fn must return
+// where the value ends: it may decode the value itself, or hand it to checkValue —
+// either way each byte is looked at once. This is how an object is validated and
+// taken apart in the same pass. With fn nil, values are checked with checkValue
+// (depth counts the containers around them) and keys are not unquoted: that is
+// checkObject.
+func walkObject(data []byte, i, depth int, fn func(key []byte, begin, at int) (int, error)) (int, error) {
 	if i >= len(data) {
 		return i, errShort
 	}
 	if data[i] != '{' {
 		return i, badByte(data, i, "looking for the beginning of an object")
+	}
+	if depth > maxDepth {
+		return i, &syntaxError{offset: i, msg: "nested too deeply"}
 	}
 	i = skipSpace(data, i+1)
 	if i >= len(data) {
@@ -92,10 +98,6 @@ func walkObject(data []byte, i int, fn func(key []byte, begin, at int) (int, err
 		if err != nil {
 			return end, err
 		}
-		key, err := unquoteBytes(data[i:end])
-		if err != nil {
-			return i, err
-		}
 		i = skipSpace(data, end)
 		if i >= len(data) {
 			return i, errShort
@@ -103,7 +105,17 @@ func walkObject(data []byte, i int, fn func(key []byte, begin, at int) (int, err
 		if data[i] != ':' {
 			return i, badByte(data, i, "after an object key")
 		}
-		if i, err = fn(key, begin, skipSpace(data, i+1)); err != nil {
+		at := skipSpace(data, i+1)
+		if fn == nil {
+			i, err = checkValue(data, at, depth)
+		} else {
+			var key []byte
+			if key, err = unquoteBytes(data[begin:end]); err != nil {
+				return begin, err
+			}
+			i, err = fn(key, begin, at)
+		}
+		if err != nil {
 			return i, err
 		}
 		i = skipSpace(data, i)
@@ -124,49 +136,7 @@ func walkObject(data []byte, i int, fn func(key []byte, begin, at int) (int, err
 }
 
 func checkObject(data []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
-		return i, &syntaxError{offset: i, msg: "nested too deeply"}
-	}
-	i = skipSpace(data, i+1)
-	if i >= len(data) {
-		return i, errShort
-	}
-	if data[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		if data[i] != '"' {
-			return i, badByte(data, i, "looking for the beginning of an object key")
-		}
-		end, err := checkString(data, i)
-		if err != nil {
-			return end, err
-		}
-		i = skipSpace(data, end)
-		if i >= len(data) {
-			return i, errShort
-		}
-		if data[i] != ':' {
-			return i, badByte(data, i, "after an object key")
-		}
-		if i, err = checkValue(data, skipSpace(data, i+1), depth); err != nil {
-			return i, err
-		}
-		i = skipSpace(data, i)
-		if i >= len(data) {
-			return i, errShort
-		}
-		switch data[i] {
-		case '}':
-			return i + 1, nil
-		case ',':
-			if i = skipSpace(data, i+1); i >= len(data) {
-				return i, errShort
-			}
-		default:
-			return i, badByte(data, i, "after an object member")
-		}
-	}
+	return walkObject(data, i, depth, nil)
 }
 
 func checkArray(data []byte, i, depth int) (int, error) {

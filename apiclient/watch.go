@@ -129,7 +129,7 @@ func (w *Watcher) Next() (Event, error) {
 func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
 	var ev Event
 	objAt, objEnd, decoded := -1, -1, false
-	end, err := walkObject(data, 0, func(key []byte, _, i int) (int, error) {
+	end, err := walkObject(data, 0, 1, func(key []byte, _, i int) (int, error) {
 		switch string(key) {
 		case "type":
 			end, err := checkValue(data, i, 1)
