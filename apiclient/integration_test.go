@@ -2,10 +2,7 @@ package apiclient_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 )
 
 // Integration tests run against a real kube-apiserver when KUBEWIRE_TEST_KUBECONFIG
@@ -24,10 +22,7 @@ import (
 // by file in the same directory as KUBEWIRE_TEST_KUBECONFIG ("" for that file).
 func integrationClient(t *testing.T, file string) *apiclient.Client {
 	t.Helper()
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
+	path := realtest.Path(t)
 	if file != "" {
 		path = filepath.Join(filepath.Dir(path), file)
 	}
@@ -40,23 +35,6 @@ func integrationClient(t *testing.T, file string) *apiclient.Client {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// testNamespace creates a namespace of its own for one test. It is deleted at the
-// end; with no namespace controller on the test server it stays Terminating, which
-// is harmless.
-func testNamespace(t *testing.T, c *apiclient.Client) string {
-	t.Helper()
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	name := "kubewire-it-" + hex.EncodeToString(b)
-	ctx := context.Background()
-	ns := fmt.Sprintf(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":%q}}`, name)
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(ns), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, name, apiclient.DeleteOptions{}) })
-	return name
 }
 
 // deployment is the typed view the walk-through declares for itself.
@@ -90,7 +68,7 @@ func TestIntegration_deployment_walk(t *testing.T) {
 		t.Run("kubeconfig"+strings.TrimPrefix(file, "kubeconfig"), func(t *testing.T) {
 			c := integrationClient(t, file)
 			ctx := context.Background()
-			ns := testNamespace(t, c)
+			ns := realtest.Namespace(t, c, "kubewire-it")
 			rc := c.Resource(apiclient.Deployments).Namespace(ns)
 			deployments := apiclient.NewTyped[deployment](rc)
 
@@ -156,7 +134,7 @@ func TestIntegration_deployment_walk(t *testing.T) {
 func TestIntegration_conflict_is_provoked_and_retried(t *testing.T) {
 	c := integrationClient(t, "")
 	ctx := context.Background()
-	ns := testNamespace(t, c)
+	ns := realtest.Namespace(t, c, "kubewire-it")
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 	if _, err := cms.Create(ctx, []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"n":"0"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -228,7 +206,7 @@ func TestIntegration_custom_resource(t *testing.T) {
 		}
 	}
 	res, _ := c.Resolve(ctx, "wdg")
-	ns := testNamespace(t, c)
+	ns := realtest.Namespace(t, c, "kubewire-it")
 	widgets := c.Resource(res).Namespace(ns)
 	big := int64(1) << 53 // 9007199254740993 = 2^53+1 is not a float64: the value must survive exactly
 	body := fmt.Sprintf(`{"apiVersion":"it.kubewire.dev/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"size":%d,"color":"red"}}`, big+1)
@@ -295,7 +273,7 @@ func TestIntegration_watch_sees_changes_and_pages_list(t *testing.T) {
 	c := integrationClient(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ns := testNamespace(t, c)
+	ns := realtest.Namespace(t, c, "kubewire-it")
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 	for i := 0; i < 5; i++ {
 		if _, err := cms.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"c%d"}}`, i)), apiclient.WriteOptions{}); err != nil {

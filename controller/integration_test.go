@@ -2,51 +2,26 @@ package controller_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 )
 
 // Against a real kube-apiserver (KUBEWIRE_TEST_KUBECONFIG; .ci/run starts one).
 
-func realClient(t *testing.T) *apiclient.Client {
+// realCluster is the setup of each test here: a client for the real server (the
+// test is skipped without one) and a fresh namespace, deleted when the test ends.
+func realCluster(t *testing.T) (*apiclient.Client, string) {
 	t.Helper()
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func realNamespace(t *testing.T, c *apiclient.Client) string {
-	t.Helper()
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	ns := "kubewire-ctrl-" + hex.EncodeToString(b)
-	ctx := context.Background()
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Resource(apiclient.Namespaces).Delete(ctx, ns, apiclient.DeleteOptions{}) })
-	return ns
+	c, _ := realtest.Client(t, apiclient.Options{QPS: 50, Burst: 100})
+	return c, realtest.Namespace(t, c, "kubewire-ctrl")
 }
 
 // runManager runs m until the test ends.
@@ -65,8 +40,7 @@ func runManager(t *testing.T, m *controller.Manager) context.CancelFunc {
 }
 
 func TestIntegration_reconcile_log_follows_pod_changes(t *testing.T) {
-	c := realClient(t)
-	ns := realNamespace(t, c)
+	c, ns := realCluster(t)
 	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +87,7 @@ func TestIntegration_reconcile_log_follows_pod_changes(t *testing.T) {
 }
 
 func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
-	c := realClient(t)
-	ns := realNamespace(t, c)
+	c, ns := realCluster(t)
 	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -142,8 +115,7 @@ func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
 // Two managers, one Lease: only the leader reconciles; when the leader stops
 // without releasing (a crash), the other takes over once the lease expires.
 func TestIntegration_leader_election_hand_over(t *testing.T) {
-	c := realClient(t)
-	ns := realNamespace(t, c)
+	c, ns := realCluster(t)
 	lease := "kubewire-it-" + ns
 	type replica struct {
 		name   string

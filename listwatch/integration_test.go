@@ -2,8 +2,6 @@ package listwatch_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,26 +14,16 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
 // Integration tests run against the kube-apiserver named by KUBEWIRE_TEST_KUBECONFIG
-// (.ci/run starts one with .ci/cluster/up.sh) and skip without it.
+// (.ci/run starts one with .ci/cluster/up.sh) and skip without it (package realtest).
 
-func integrationConfig(t *testing.T) *kubeconfig.Config {
-	t.Helper()
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
-
+// integrationClient is a client for cfg without rate limits; the tests keep cfg,
+// to record with it or to point it at a private apiserver.
 func integrationClient(t *testing.T, cfg *kubeconfig.Config) *apiclient.Client {
 	t.Helper()
 	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
@@ -45,9 +33,10 @@ func integrationClient(t *testing.T, cfg *kubeconfig.Config) *apiclient.Client {
 	return c
 }
 
-// ensureNamespace creates ns unless it exists. Without a namespace controller a
-// deleted namespace never goes away, so tests that want a fresh one add a random
-// suffix, and the 10,000-pod test keeps its namespace from one run to the next.
+// ensureNamespace creates ns unless it exists: the 10,000-pod test keeps its
+// namespace, pods and all, from one run to the next. Tests that want a fresh one
+// take realtest.Namespace (a deleted namespace never goes away on a server without
+// a namespace controller, hence its random names).
 func ensureNamespace(t *testing.T, c *apiclient.Client, ns string) {
 	t.Helper()
 	_, err := c.Resource(apiclient.Namespaces).Create(context.Background(),
@@ -55,15 +44,6 @@ func ensureNamespace(t *testing.T, c *apiclient.Client, ns string) {
 	if err != nil && !apiclient.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
-}
-
-func freshNamespace(t *testing.T, c *apiclient.Client, prefix string) string {
-	t.Helper()
-	b := make([]byte, 3)
-	rand.Read(b)
-	ns := prefix + "-" + hex.EncodeToString(b)
-	ensureNamespace(t, c, ns)
-	return ns
 }
 
 // podTemplate is the recorded clientgo pod (5.2 KB as the server stores it) without
@@ -190,7 +170,7 @@ func syncOnce(t *testing.T, rc apiclient.ResourceClient, opts listwatch.Options)
 // TestIntegration_reflector_over_10k_pods: with LIST and with a streaming list, the
 // sink ends equal to the server's list, names and resourceVersions.
 func TestIntegration_reflector_over_10k_pods(t *testing.T) {
-	cfg := integrationConfig(t)
+	cfg, _ := realtest.Config(t)
 	c := integrationClient(t, cfg)
 	const ns = "kubewire-listwatch-10k"
 	ensureNamespace(t, c, ns)
@@ -240,9 +220,9 @@ func dump(state []string) string {
 // replays the recording to a reflector with default options: the requests match
 // and the sink ends with what the server had.
 func TestIntegration_record_then_replay(t *testing.T) {
-	cfg := integrationConfig(t)
+	cfg, _ := realtest.Config(t)
 	side := integrationClient(t, cfg)
-	ns := freshNamespace(t, side, "kubewire-listwatch-record")
+	ns := realtest.Namespace(t, side, "kubewire-listwatch-record")
 	rc := side.Resource(apiclient.Pods).Namespace(ns)
 	createPod(t, rc, "web-1")
 	path := filepath.Join(t.TempDir(), "pods.rec")

@@ -3,7 +3,6 @@ package listwatch_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -27,9 +27,9 @@ import (
 // as etcd knows). Killing the cluster's own server would break the integration tests
 // of other packages, which go test runs at the same time.
 func TestIntegration_reflector_comes_back_after_the_apiserver_restarts(t *testing.T) {
-	cfg := integrationConfig(t)
+	cfg, _ := realtest.Config(t)
 	side := integrationClient(t, cfg)
-	ns := freshNamespace(t, side, "kubewire-listwatch-restart")
+	ns := realtest.Namespace(t, side, "kubewire-listwatch-restart")
 	sideRC := side.Resource(apiclient.Pods).Namespace(ns)
 	for _, name := range []string{"web-1", "web-2", "web-3"} {
 		createPod(t, sideRC, name)
@@ -105,15 +105,15 @@ type privateAPIServer struct {
 // stops it when the test ends, whatever happened.
 func startPrivateAPIServer(t *testing.T) *privateAPIServer {
 	t.Helper()
-	dir := os.Getenv("KUBEWIRE_TEST_CLUSTER_DIR")
-	if dir == "" {
-		dir = filepath.Dir(os.Getenv("KUBEWIRE_TEST_KUBECONFIG"))
+	dir, ok := realtest.LookupClusterDir()
+	if !ok {
+		dir = filepath.Dir(realtest.Path(t))
 	}
 	orig, err := os.ReadFile(filepath.Join(dir, "apiserver.sh"))
 	if err != nil {
 		t.Skipf("no apiserver.sh in %s (set KUBEWIRE_TEST_CLUSTER_DIR): %v", dir, err)
 	}
-	port := freePort(t)
+	port := realtest.FreePort(t)
 	re := regexp.MustCompile(`--secure-port "?\d+"?`)
 	if !re.Match(orig) {
 		t.Skipf("%s/apiserver.sh names no --secure-port", dir)
@@ -123,7 +123,7 @@ func startPrivateAPIServer(t *testing.T) *privateAPIServer {
 	if err := os.WriteFile(a.script, re.ReplaceAll(orig, []byte(fmt.Sprintf("--secure-port %d", port))), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a.cfg = integrationConfig(t)
+	a.cfg, _ = realtest.Config(t)
 	a.cfg.Server = a.url
 	t.Cleanup(func() {
 		if a.cmd != nil {
@@ -184,16 +184,6 @@ func (a *privateAPIServer) stop(t *testing.T) {
 		<-a.waited
 	}
 	a.cmd = nil
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func tail(s string, n int) string {

@@ -3,25 +3,22 @@ package kubeconfig_test
 import (
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 )
 
 // TestIntegration_each_kind_of_user_reaches_a_real_API_server loads the kubeconfigs
-// that shared/cluster/up.sh writes (a bearer token, a client certificate) and one
+// that .ci/cluster/up.sh writes (a bearer token, a client certificate) and one
 // derived from them whose user is an exec plugin (this test binary), and does a GET of
 // the default namespace with each. The last exec case starts with a token the server
 // does not know, to see 401 → run the plugin again → retry, against the real thing.
 //
 //	KUBEWIRE_TEST_KUBECONFIG=/tmp/kw-cluster/kubeconfig go test -race -run Integration ./apiclient/kubeconfig/
 func TestIntegration_each_kind_of_user_reaches_a_real_API_server(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set (start a server with shared/cluster/up.sh DIR and point it at DIR/kubeconfig)")
-	}
+	path := realtest.Path(t)
 	tokenCfg, err := load(t, kubeconfig.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)

@@ -2,12 +2,11 @@ package selector_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/apiclient/selector"
 )
 
@@ -17,18 +16,7 @@ import (
 // field selectors name fields the server supports for pods, since it refuses the
 // others for that reason alone.
 func TestIntegration_the_API_server_agrees(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := realtest.Client(t, apiclient.Options{QPS: 50, Burst: 100})
 	pods := c.Resource(apiclient.Pods).Namespace("default")
 	ctx := context.Background()
 	for _, s := range []string{

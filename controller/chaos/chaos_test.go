@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
@@ -42,7 +42,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // while the churn writes 2,000 changes straight to the server and the schedule
 // restarts the server, pauses the proxy into 410s, and the proxy cuts watches.
 func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *testing.T) {
-	cfg := kubeconfigFromEnv(t)
+	cfg, _ := realtest.Config(t)
 	cl := startCluster(t, cfg)
 	direct, directTr := newClient(t, cl.cfg)
 	ns := createNamespace(t, direct)
@@ -242,19 +242,6 @@ func waitGoroutines(t *testing.T, baseline int) {
 		runtime.Gosched()
 		<-time.After(10 * time.Millisecond)
 	}
-}
-
-func kubeconfigFromEnv(t *testing.T) *kubeconfig.Config {
-	t.Helper()
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
 }
 
 // newClient builds a client with a transport of its own, returned so that the test

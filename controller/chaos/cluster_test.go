@@ -4,7 +4,6 @@ package chaos_test
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 )
 
 // cluster is an etcd and a kube-apiserver that belong to one test: their own ports,
@@ -59,10 +59,7 @@ type process struct {
 // skips the test when there is no cluster directory to learn from.
 func startCluster(t *testing.T, cfg *kubeconfig.Config) *cluster {
 	t.Helper()
-	dir := os.Getenv("KUBEWIRE_TEST_CLUSTER_DIR")
-	if dir == "" {
-		t.Skip("KUBEWIRE_TEST_CLUSTER_DIR is not set: no apiserver.sh and pki/ to start a private server from (.ci/run sets it)")
-	}
+	dir := realtest.ClusterDir(t)
 	orig, err := os.ReadFile(filepath.Join(dir, "apiserver.sh"))
 	if err != nil {
 		t.Skipf("no apiserver.sh in KUBEWIRE_TEST_CLUSTER_DIR: %v", err)
@@ -73,7 +70,7 @@ func startCluster(t *testing.T, cfg *kubeconfig.Config) *cluster {
 	}
 	etcdBin := findEtcd(t, filepath.Dir(string(bin[1])))
 	tmp := t.TempDir()
-	etcdPort, peerPort, apiPort := freePort(t), freePort(t), freePort(t)
+	etcdPort, peerPort, apiPort := realtest.FreePort(t), realtest.FreePort(t), realtest.FreePort(t)
 	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", etcdPort)
 	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
 
@@ -224,16 +221,6 @@ func findEtcd(t *testing.T, dir string) string {
 	}
 	t.Skipf("no etcd-v* binary next to kube-apiserver in %s (.ci/cluster/up.sh builds one)", dir)
 	return ""
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func tail(s string, n int) string {

@@ -1,14 +1,10 @@
 package cli_test
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 )
 
 // realCluster is the setup of every integration test here: the real API server
@@ -18,32 +14,6 @@ import (
 // namespace.
 func realCluster(t *testing.T, prefix string) (*apiclient.Client, string, string) {
 	t.Helper()
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := uniqueName(prefix)
-	if _, err := c.Resource(apiclient.Namespaces).Create(context.Background(), []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{})
-	})
-	return c, path, ns
-}
-
-// uniqueName is prefix plus random hex: namespaces cannot be reused at once on a
-// server without a namespace controller (they stay Terminating).
-func uniqueName(prefix string) string {
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	return prefix + "-" + hex.EncodeToString(b)
+	c, path := realtest.Client(t, apiclient.Options{QPS: -1})
+	return c, path, realtest.Namespace(t, c, prefix)
 }

@@ -2,16 +2,13 @@ package leaderelection_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 )
 
@@ -21,17 +18,8 @@ import (
 // that stops without a word, as a killed process would. Real time passes here (about
 // 20 s); every wait is bounded.
 func TestIntegration_hand_over_on_a_real_Lease(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	leaseName := "kubewire-it-" + hex.EncodeToString(b)
+	cfg, _ := realtest.Config(t)
+	leaseName := realtest.Name("kubewire-it")
 
 	var working atomic.Int32 // replicas whose work runs: never more than one
 	type replica struct {

@@ -2,16 +2,13 @@ package podrestart_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"log/slog"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/podrestart"
 )
@@ -19,29 +16,10 @@ import (
 // On a real kube-apiserver: a pod first seen Pending is made Running (as a
 // kubelet would, through pods/status), and the deployment gets restarted.
 func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.T) {
-	path := os.Getenv("KUBEWIRE_TEST_KUBECONFIG")
-	if path == "" {
-		t.Skip("KUBEWIRE_TEST_KUBECONFIG is not set: no real API server to test against (.ci/run starts one)")
-	}
-	cfg, err := kubeconfig.Load(kubeconfig.Options{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := realtest.Client(t, apiclient.Options{QPS: 50, Burst: 100})
+	ns := realtest.Namespace(t, c, "kubewire-run")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	ns := "kubewire-run-" + hex.EncodeToString(b)
-	if _, err := c.Resource(apiclient.Namespaces).Create(ctx, []byte(`{"metadata":{"name":"`+ns+`"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = c.Resource(apiclient.Namespaces).Delete(context.Background(), ns, apiclient.DeleteOptions{})
-	}()
 	deploy := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"tools"},"spec":{"selector":{"matchLabels":{"app":"tools"}},
 		"template":{"metadata":{"labels":{"app":"tools"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`
 	deployments := c.Resource(apiclient.Deployments).Namespace(ns)
