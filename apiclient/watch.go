@@ -85,6 +85,12 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 		})
 	}
 	resp, err := r.c.do(ctx, req)
+	if err == nil && in.idled.Load() {
+		// The idle timer fired, and the response still arrived: net/http can
+		// deliver one that raced the cancellation. The watch is dead all the same.
+		resp.Body.Close()
+		err = ErrWatchIdle
+	}
 	if err != nil {
 		cancel()
 		if in.timer != nil {
