@@ -252,6 +252,9 @@ func stringValue(value []byte) (string, error) {
 // found; call Decode once instead when reading many fields.
 func (o *Object) Field(path ...string) (any, bool) {
 	data := o.Raw()
+	if o.metaCut && len(path) > 0 && path[0] != "metadata" {
+		data = o.raw // spec, status…: no need to write the metadata back first
+	}
 	for _, step := range path {
 		next, ok := child(data, step)
 		if !ok {

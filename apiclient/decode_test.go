@@ -257,3 +257,28 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// Field reads from the bytes kept, and from the decoded metadata written back, alike.
+func TestField_reads_metadata_and_the_rest(t *testing.T) {
+	obj, err := apiclient.DecodeObject([]byte(strings.TrimSpace(readFile(t, "testdata/pod.json"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path []string
+		want string
+	}{
+		{[]string{"metadata", "name"}, "load-000001"},
+		{[]string{"metadata", "labels", "app"}, "nginx"},
+		{[]string{"kind"}, "Pod"},
+		{[]string{"spec", "containers", "0", "image"}, "nginx:1.21.4"},
+		{[]string{"status", "phase"}, "Pending"},
+	} {
+		if got, ok := obj.FieldString(c.path...); !ok || got != c.want {
+			t.Errorf("Field(%q) = %q, %v; want %q", c.path, got, ok, c.want)
+		}
+	}
+	if _, ok := obj.Field("metadata", "managedFields"); ok {
+		t.Error("managedFields is still there")
+	}
+}
