@@ -5,10 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/controller/cli"
 )
@@ -41,36 +36,14 @@ func TestRecord_usage_errors_exit_2(t *testing.T) {
 	}
 }
 
-// recordServer is an API server for `kubewire record` without a cluster: the
-// discovery documents recorded from kube-apiserver 1.32, and everything else
-// passed to a live apitest server (which has no discovery of its own). It
-// returns the kubeconfig's path and a client of the apitest server.
+// recordServer is an API server for `kubewire record` without a cluster (apiServer,
+// security_test.go) with a kubeconfig that trusts it. It returns the kubeconfig's
+// path and a client of the apitest server behind it.
 func recordServer(t *testing.T) (string, *apiclient.Client) {
 	t.Helper()
-	srv := apitest.NewServer(nil)
-	t.Cleanup(srv.Close)
-	target, err := url.Parse(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := srv.Config().Transport()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// FlushInterval -1: a watch must reach the recorder event by event.
-	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: base, FlushInterval: -1}
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
-		if body, err := os.ReadFile(filepath.Join("..", "..", "apiclient", "testdata", "discovery", "legacy", name)); err == nil {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(body)
-			return
-		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
+	server, _, srv := apiServer(t)
 	path := filepath.Join(t.TempDir(), "config")
-	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + server + "\n    insecure-skip-tls-verify: true\n" +
 		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

@@ -199,6 +199,7 @@ func apiServer(t *testing.T) (server, caPath string, srv *apitest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// FlushInterval -1: a watch must reach the client event by event.
 	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: base, FlushInterval: -1}
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
