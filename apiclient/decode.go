@@ -15,12 +15,12 @@ type DecodeOptions struct {
 }
 
 // DecodeObject turns one object's JSON into an Object, dropping managedFields.
-// It validates data first; the stream decoders, which have validated already,
-// call DecodeOptions.decode directly.
+// Invalid JSON is an error naming the byte offset. The stream decoders (watch.go,
+// list.go) go through the same decodeAt on their buffers.
 //
-// Cost, for the 5.2 KB pod in testdata: one validating pass (jsonvalid.go), one
-// pass to find the members, one copy of what is kept, and a hand decode of the
-// metadata alone (meta.go); spec and status are not decoded at all.
+// Cost, for the 5.2 KB pod in testdata: one pass that validates the JSON, finds
+// the members and decodes the metadata by hand as it goes (jsonvalid.go, meta.go),
+// then one copy of what is kept; spec and status are not decoded at all.
 func DecodeObject(data []byte) (*Object, error) {
 	return DecodeOptions{}.Decode(data)
 }
@@ -72,7 +72,7 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 				return at, fmt.Errorf("%s: %w", key, err)
 			}
 		case "metadata":
-			if end, err = meta.scan(data, at, !opts.KeepManagedFields); err != nil {
+			if end, err = meta.scan(data, at, &obj.Metadata, opts.KeepManagedFields); err != nil {
 				return end, err
 			}
 		default:
@@ -90,11 +90,7 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 		obj.raw = bytes.Clone(data[start:end])
 		return obj, end, nil
 	}
-	lossless, err := decodeMeta(data[meta.at:meta.end], &obj.Metadata, !opts.KeepManagedFields)
-	if err != nil {
-		return nil, end, fmt.Errorf("metadata: %w", err)
-	}
-	if lossless && top.n == 1 && !opts.KeepManagedFields {
+	if meta.lossless && top.n == 1 && !opts.KeepManagedFields {
 		obj.raw = top.cut(data, start, end)
 		obj.metaCut = true
 		return obj, end, nil
@@ -141,29 +137,42 @@ func (c *cutter) cut(data []byte, start, end int) []byte {
 	return append(raw, data[c.to:end]...)
 }
 
-// metaSpan is where an object's metadata is, and where managedFields is in it.
+// metaSpan is where an object's metadata is, where managedFields is in it, and
+// whether Metadata holds all of it (decodeMeta's lossless).
 type metaSpan struct {
-	at, end int // the metadata value; end is 0 when there is none
-	managed cutter
+	at, end  int // the metadata value; end is 0 when there is none
+	managed  cutter
+	lossless bool
 }
 
-// scan validates the metadata value at data[at] and, when cut is set, finds
-// managedFields in it.
-func (m *metaSpan) scan(data []byte, at int, cut bool) (int, error) {
+// scan validates the metadata value at data[at] and decodes it into meta in the
+// same pass, finding managedFields on the way unless they are to be kept.
+func (m *metaSpan) scan(data []byte, at int, meta *ObjectMeta, keepManaged bool) (int, error) {
 	*m = metaSpan{at: at, managed: newCutter()}
-	if at >= len(data) || data[at] != '{' || !cut {
+	if at >= len(data) || data[at] != '{' { // null, or not metadata at all
 		end, err := checkValue(data, at, 1)
-		m.end = end
-		return end, err
-	}
-	end, err := walkObject(data, at, 2, func(key []byte, begin, vAt int) (int, error) {
-		end, err := checkValue(data, vAt, 2)
-		if err == nil {
-			m.managed.member(string(key) == "managedFields", begin, end)
+		if m.end = end; err == nil {
+			if _, err = decodeMeta(data[at:end], meta, !keepManaged); err != nil {
+				err = fmt.Errorf("metadata: %w", err)
+			}
 		}
 		return end, err
+	}
+	d := metaDecoder{m: meta, skipManaged: !keepManaged, lossless: true}
+	end, err := walkObject(data, at, 2, func(key []byte, begin, vAt int) (int, error) {
+		end, err := checkValue(data, vAt, 2)
+		if err != nil {
+			return end, err
+		}
+		if err := d.member(key, data[vAt:end]); err != nil {
+			return vAt, fmt.Errorf("metadata: %w", err)
+		}
+		if !keepManaged {
+			m.managed.member(string(key) == "managedFields", begin, end)
+		}
+		return end, nil
 	})
-	m.end = end
+	m.end, m.lossless = end, d.lossless && err == nil
 	return end, err
 }
 

@@ -60,8 +60,8 @@
 // Measured on the recorded 5.2 KB pod of testdata (go test -bench Decode
 // -benchmem ./apiclient, 2 cores, quiet, 2026-11-22), before → after:
 //
-//	DecodeObject            31 µs, 61 allocs, 5.0 KB  →  8–10 µs, 13 allocs, 3.4 KB
-//	LIST of 10,000 pods     51 µs a pod               →  13–17 µs a pod
+//	DecodeObject            31 µs, 61 allocs, 5.0 KB  →  6–7 µs, 13 allocs, 3.4 KB
+//	LIST of 10,000 pods     51 µs a pod               →  12–14 µs a pod
 //	heap a cached pod holds 3.9 KB                    →  3.4 KB
 //
 // The figures against client-go on the same server are in README's Benchmarks.

@@ -21,67 +21,79 @@ import (
 // namespace share one copy of it.
 //
 // It reports whether the decode was lossless: every member known and not null,
-// timestamps in the server's form, so that encoding m gives the same object back (decode.go then
-// need not keep the bytes). skipManaged leaves managedFields out.
+// timestamps in the server's form, so that encoding m gives the same object back
+// (decode.go then need not keep the bytes). skipManaged leaves managedFields out.
 func decodeMeta(data []byte, m *ObjectMeta, skipManaged bool) (lossless bool, err error) {
 	if string(data[skipSpace(data, 0):]) == "null" {
 		return false, nil
 	}
-	lossless = true
-	err = eachMember(data, func(key, value []byte, _, _ int) error {
+	d := metaDecoder{m: m, skipManaged: skipManaged, lossless: true}
+	err = eachMember(data, func(key, value []byte, _, _ int) error { return d.member(key, value) })
+	return d.lossless && err == nil, err
+}
+
+// metaDecoder decodes metadata one member at a time, so that decodeAt can do it in
+// the same pass that validates the object (metaSpan.scan).
+type metaDecoder struct {
+	m           *ObjectMeta
+	skipManaged bool
+	lossless    bool // so far
+}
+
+// member decodes one member of the metadata object; value is valid JSON.
+func (d *metaDecoder) member(key, value []byte) error {
+	m := d.m
+	if string(value) == "null" {
+		d.lossless = false // written back, it would be left out, not null
+	}
+	var err error
+	switch string(key) {
+	case "name":
+		err = setString(&m.Name, value, false)
+	case "generateName":
+		err = setString(&m.GenerateName, value, false)
+	case "namespace":
+		err = setString(&m.Namespace, value, true)
+	case "uid":
+		err = setString(&m.UID, value, false)
+	case "resourceVersion":
+		err = setString(&m.ResourceVersion, value, false)
+	case "selfLink":
+		err = setString(&m.SelfLink, value, false)
+	case "generation":
+		err = setInt(&m.Generation, value)
+	case "creationTimestamp":
+		err = setTime(&m.CreationTimestamp, value, &d.lossless)
+	case "deletionTimestamp":
+		err = setTime(&m.DeletionTimestamp, value, &d.lossless)
+	case "deletionGracePeriodSeconds":
 		if string(value) == "null" {
-			lossless = false // written back, it would be left out, not null
+			m.DeletionGracePeriodSeconds = nil
+			break
 		}
-		var err error
-		switch string(key) {
-		case "name":
-			err = setString(&m.Name, value, false)
-		case "generateName":
-			err = setString(&m.GenerateName, value, false)
-		case "namespace":
-			err = setString(&m.Namespace, value, true)
-		case "uid":
-			err = setString(&m.UID, value, false)
-		case "resourceVersion":
-			err = setString(&m.ResourceVersion, value, false)
-		case "selfLink":
-			err = setString(&m.SelfLink, value, false)
-		case "generation":
-			err = setInt(&m.Generation, value)
-		case "creationTimestamp":
-			err = setTime(&m.CreationTimestamp, value, &lossless)
-		case "deletionTimestamp":
-			err = setTime(&m.DeletionTimestamp, value, &lossless)
-		case "deletionGracePeriodSeconds":
-			if string(value) == "null" {
-				m.DeletionGracePeriodSeconds = nil
-				break
-			}
-			n := new(int64)
-			if err = setInt(n, value); err == nil {
-				m.DeletionGracePeriodSeconds = n
-			}
-		case "labels":
-			err = setStringMap(&m.Labels, value, true)
-		case "annotations":
-			err = setStringMap(&m.Annotations, value, false)
-		case "finalizers":
-			err = Unmarshal(value, &m.Finalizers)
-		case "ownerReferences":
-			err = Unmarshal(value, &m.OwnerReferences)
-		case "managedFields":
-			if !skipManaged {
-				err = Unmarshal(value, &m.ManagedFields)
-			}
-		default:
-			lossless = false
+		n := new(int64)
+		if err = setInt(n, value); err == nil {
+			m.DeletionGracePeriodSeconds = n
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+	case "labels":
+		err = setStringMap(&m.Labels, value, true)
+	case "annotations":
+		err = setStringMap(&m.Annotations, value, false)
+	case "finalizers":
+		err = Unmarshal(value, &m.Finalizers)
+	case "ownerReferences":
+		err = Unmarshal(value, &m.OwnerReferences)
+	case "managedFields":
+		if !d.skipManaged {
+			err = Unmarshal(value, &m.ManagedFields)
 		}
-		return nil
-	})
-	return lossless && err == nil, err
+	default:
+		d.lossless = false
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	return nil
 }
 
 // setString reads a string; null gives "".
