@@ -10,8 +10,10 @@ import (
 // body into events, a LIST body into its members and items. It reads into one
 // buffer, finds where the next value ends by tracking only strings and brackets
 // (frameEnd, resumable, so each byte is looked at once however the value is split
-// across reads), then validates that value once with checkValue and hands out a
-// slice of the buffer, valid until the next call.
+// across reads), and hands out a slice of the buffer, valid until the next call.
+// frame leaves validation to its caller, which decodes while it validates
+// (decodeAt: watch events, LIST items); value validates with checkValue (a LIST's
+// small header members).
 //
 // The buffer grows to the largest value seen (bounded by max) and is reused; a
 // 50 MB LIST body never sits in memory whole, only the item being read.
