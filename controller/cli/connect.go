@@ -52,6 +52,20 @@ func (s *session) resource(ctx context.Context, c *apiclient.Client) (apiclient.
 	return c.Resolve(ctx, s.args[0])
 }
 
+// listedAndWatched resolves RESOURCE for a command that runs a Reflector on it
+// (sync, record), which needs both verbs; done names what the command does with it
+// ("synced"), for the error.
+func (s *session) listedAndWatched(ctx context.Context, c *apiclient.Client, done string) (apiclient.Resource, error) {
+	res, err := s.resource(ctx, c)
+	if err != nil {
+		return res, err
+	}
+	if !res.Has("list") || !res.Has("watch") {
+		return res, fmt.Errorf("%s cannot be %s: the server does not offer list and watch for it", res, done)
+	}
+	return res, nil
+}
+
 // listOptions carries -l and --field-selector.
 func (s *session) listOptions() apiclient.ListOptions {
 	return apiclient.ListOptions{LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector")}

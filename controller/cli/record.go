@@ -41,12 +41,9 @@ func runRecord(ctx context.Context, s *session) error {
 	}
 	// Discovery, so that RESOURCE may be anything kubectl accepts (po, deploy,
 	// a CRD's short name); the recording then holds only the list and the watches.
-	res, err := s.resource(ctx, c)
+	res, err := s.listedAndWatched(ctx, c, "recorded")
 	if err != nil {
 		return err
-	}
-	if !res.Has("list") || !res.Has("watch") {
-		return fmt.Errorf("%s cannot be recorded: the server does not offer list and watch for it", res)
 	}
 	ns := ""
 	if res.Namespaced {

@@ -35,12 +35,9 @@ func runSync(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.resource(ctx, c)
+	res, err := s.listedAndWatched(ctx, c, "synced")
 	if err != nil {
 		return err
-	}
-	if !res.Has("list") || !res.Has("watch") {
-		return fmt.Errorf("%s cannot be synced: the server does not offer list and watch for it", res)
 	}
 	start := time.Now()
 	var events atomic.Int64
