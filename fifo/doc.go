@@ -10,8 +10,8 @@
 //	                          ^^^^
 //
 // listwatch writes through [Sink]: Add, Update and Delete for watch events, Replace
-// after every LIST, Resync on the resync timer. The informer (package controller) calls
-// Pop in a loop and, inside the process function, applies each [Delta] to the store
+// after every LIST. The informer (package controller) calls Resync on its resync
+// timer, and Pop in a loop and, inside the process function, applies each [Delta] to the store
 // (package store), which the FIFO reads back through [KnownObjects] to find deletions.
 // A Delta carries the object's key, "namespace/name", the same key the store files it
 // under and the work queue (package queue) hands to Reconcile.

@@ -6,8 +6,7 @@ import (
 )
 
 // Sink is where the reflector (package listwatch) writes what the API server said:
-// one call per watch event, Replace after every LIST, Resync on the resync timer.
-// Both FIFOs implement it, and so does *store.Store, so a reflector can fill a store
+// one call per watch event, Replace after every LIST. Both FIFOs implement it, and so does *store.Store, so a reflector can fill a store
 // directly when nobody needs events.
 type Sink[T any] interface {
 	Add(obj T) error
@@ -15,7 +14,6 @@ type Sink[T any] interface {
 	Delete(obj T) error
 	// Replace says: list is everything that exists, as of resourceVersion.
 	Replace(list []T, resourceVersion string) error
-	Resync() error
 }
 
 // Queue is a Sink that an informer can drain. DeltaFIFO and InOrderFIFO both implement
@@ -23,6 +21,9 @@ type Sink[T any] interface {
 // hand to Pop.
 type Queue[T any] interface {
 	Sink[T]
+	// Resync queues every stored object again (a Sync delta); the informer calls
+	// it on its resync timer. See DeltaFIFO.Resync.
+	Resync() error
 	// Pop waits for the next item and calls process with it; see DeltaFIFO.Pop.
 	Pop(ctx context.Context, process ProcessFunc[T]) error
 	// HasSynced reports whether everything the first Replace queued has been popped.

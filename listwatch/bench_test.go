@@ -95,7 +95,6 @@ type countSink struct {
 
 func (s *countSink) Add(*apiclient.Object) error    { return nil }
 func (s *countSink) Delete(*apiclient.Object) error { return nil }
-func (s *countSink) Resync() error                  { return nil }
 func (s *countSink) Update(*apiclient.Object) error {
 	if s.n.Add(1) == s.want {
 		s.done()

@@ -13,7 +13,7 @@ import (
 )
 
 // printSink prints what a Reflector writes into it. In the pipeline the sink is a
-// FIFO of package fifo; any type with these five methods will do.
+// FIFO of package fifo; any type with these four methods will do.
 type printSink struct{ added chan string }
 
 func (s printSink) Add(o *apiclient.Object) error {
@@ -23,7 +23,6 @@ func (s printSink) Add(o *apiclient.Object) error {
 }
 func (printSink) Update(o *apiclient.Object) error { fmt.Println("sink: Update", o.Key()); return nil }
 func (printSink) Delete(o *apiclient.Object) error { fmt.Println("sink: Delete", o.Key()); return nil }
-func (printSink) Resync() error                    { return nil }
 func (printSink) Replace(list []*apiclient.Object, rv string) error {
 	fmt.Printf("sink: Replace with %d objects at resourceVersion %s\n", len(list), rv)
 	return nil

@@ -68,7 +68,6 @@ type lockedSink struct{ sc *scenario }
 func (l lockedSink) Add(o *apiclient.Object) error    { return l.sc.sink.Add(o) }
 func (l lockedSink) Update(o *apiclient.Object) error { return l.sc.sink.Update(o) }
 func (l lockedSink) Delete(o *apiclient.Object) error { return l.sc.sink.Delete(o) }
-func (l lockedSink) Resync() error                    { return l.sc.sink.Resync() }
 func (l lockedSink) Replace(list []*apiclient.Object, rv string) error {
 	l.sc.mu.Lock()
 	defer l.sc.mu.Unlock()

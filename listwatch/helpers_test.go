@@ -28,7 +28,6 @@ type modelSink struct {
 	mu       sync.Mutex
 	objects  map[string]*apiclient.Object
 	lines    *[]string
-	resyncs  int
 	replaces int
 	fail     map[string]error // method → error to return
 	once     map[string]bool  // methods whose failure happens once
@@ -46,12 +45,6 @@ func (s *modelSink) replaceCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.replaces
-}
-
-func (s *modelSink) resyncCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.resyncs
 }
 
 // failing returns the error method should fail with, if any; called with mu held.
@@ -108,13 +101,6 @@ func (s *modelSink) Replace(list []*apiclient.Object, rv string) error {
 		}
 	}
 	s.objects = listed
-	return nil
-}
-
-func (s *modelSink) Resync() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.resyncs++
 	return nil
 }
 

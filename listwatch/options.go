@@ -9,7 +9,7 @@ import (
 )
 
 // Options tune a Reflector. The zero value gives client-go's behaviour: pages of 500,
-// watch timeouts between 5 and 10 minutes, client-go's backoff, no resync, LIST
+// watch timeouts between 5 and 10 minutes, client-go's backoff, LIST
 // rather than streaming lists. New copies the Options; changing them afterwards
 // has no effect.
 type Options struct {
@@ -24,8 +24,6 @@ type Options struct {
 	// WatchList lists with a streaming list (a watch with sendInitialEvents=true)
 	// instead of LIST, falling back to LIST when the server refuses.
 	WatchList bool
-	// ResyncPeriod, when positive, calls Sink.Resync this often once synced.
-	ResyncPeriod time.Duration
 	// MinWatchTimeout: each watch asks the server to end it after a random time in
 	// [MinWatchTimeout, 2×MinWatchTimeout), so that many clients do not all re-watch
 	// at once; 0 means 5 minutes.
@@ -37,16 +35,15 @@ type Options struct {
 	Backoff Backoff
 	// Decode says how objects are decoded; the zero value drops managedFields.
 	Decode apiclient.DecodeOptions
-	// Clock times backoffs, watch timeouts and resyncs; nil means the real clock.
+	// Clock times backoffs and watch timeouts; nil means the real clock.
 	Clock apiclient.Clock
 	// Rand draws the jitter of backoffs and the watch timeouts; nil means
 	// math/rand/v2's global source. Tests pass rand.New(rand.NewPCG(1, 2)) to make
 	// both repeatable. Only the Run goroutine draws from it.
 	Rand *rand.Rand
 	// OnStep, when set, is called for every Step: the --trace output, the golden
-	// files of the scenario tests. Calls never overlap; most come from the Run
-	// goroutine, RESYNC from the resync goroutine. It must not block for long: the
-	// reflector waits for it.
+	// files of the scenario tests. It is called from the Run goroutine, so calls
+	// never overlap. It must not block for long: the reflector waits for it.
 	OnStep func(Step)
 	// Logger receives failures (Warn) and the steps (Debug); nil means
 	// slog.Default().

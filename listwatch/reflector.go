@@ -41,7 +41,6 @@ type Reflector struct {
 	tracing bool // someone reads the steps (OnStep, or the log at debug level)
 
 	running atomic.Bool
-	stepMu  sync.Mutex // OnStep calls never overlap
 	mu      sync.Mutex // guards health
 	health  Health
 }
@@ -75,17 +74,6 @@ func (r *Reflector) Run(ctx context.Context) error {
 		return errors.New("listwatch: Run called twice")
 	}
 	defer r.setState(Stopped)
-	if r.opts.ResyncPeriod > 0 {
-		// The resync goroutine is owned by Run: it stops with ctx, and Run waits
-		// for it, so nothing touches the Sink after Run returns.
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.resyncLoop(ctx)
-		}()
-		defer wg.Wait()
-	}
 	for state := r.listing; state != nil && ctx.Err() == nil; {
 		state = state(ctx)
 	}
@@ -230,32 +218,11 @@ func (r *Reflector) waitThen(ctx context.Context, err error, then stateFn) state
 	}
 }
 
-// resyncLoop calls Sink.Resync every ResyncPeriod once synced, until ctx is done.
-func (r *Reflector) resyncLoop(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-r.clock.After(r.opts.ResyncPeriod):
-		}
-		if !r.HasSynced() {
-			continue
-		}
-		if err := r.sink.Resync(); err != nil {
-			r.log.Warn("resync failed", "err", err)
-			continue
-		}
-		r.step(Step{Op: OpResync})
-	}
-}
-
 // step hands a step to OnStep and to the debug log. The per-object steps (ITEM,
 // ADD, …) are only built when r.tracing: their key costs an allocation per event.
 func (r *Reflector) step(s Step) {
 	if r.opts.OnStep != nil {
-		r.stepMu.Lock()
 		r.opts.OnStep(s)
-		r.stepMu.Unlock()
 	}
 	if r.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.log.Debug(s.String())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
@@ -110,46 +109,6 @@ func TestSink_errors(t *testing.T) {
 		sc.sink.failOnce("Replace", errors.New("not now"))
 		golden(t, "sink-replace-fails", sc.run())
 	})
-}
-
-func TestResync_calls_the_sink_every_period_once_synced(t *testing.T) {
-	clock := apitest.NewClock()
-	srv := apitest.NewServer(clock)
-	defer srv.Close()
-	c, err := srv.Client(apiclient.Options{Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sink := newModelSink(nil)
-	steps := make(chan listwatch.Step, 100)
-	r := listwatch.New(c.Resource(apiclient.Pods), sink, listwatch.Options{
-		ResyncPeriod: time.Minute, Clock: clock, Logger: discard,
-		OnStep: func(s listwatch.Step) { steps <- s },
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- r.Run(ctx) }()
-	for s := range steps {
-		if s.Op == listwatch.OpWatch {
-			break
-		}
-	}
-	for i := 1; i <= 2; i++ {
-		clock.BlockUntilDue(time.Minute)
-		clock.Step(time.Minute)
-		for s := range steps {
-			if s.Op == listwatch.OpResync {
-				break
-			}
-		}
-		if got := sink.resyncCount(); got != i {
-			t.Fatalf("after %d periods, %d resyncs", i, got)
-		}
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestList_of_a_resource_that_does_not_exist_empties_the_sink: a 404 on the LIST (a

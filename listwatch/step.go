@@ -29,7 +29,6 @@ const (
 	OpIdle     Op = "IDLE"     // the watch sent nothing for too long and was dropped
 	OpFallback Op = "FALLBACK" // the streaming list did not work: a LIST instead
 	OpBackoff  Op = "BACKOFF"  // waiting before trying again
-	OpResync   Op = "RESYNC"   // Sink.Resync was called
 )
 
 // Step is one thing a Reflector did, handed to Options.OnStep. Only the fields that

@@ -82,9 +82,10 @@
 // # Compared with client-go
 //
 // This is tools/cache store.go, thread_safe_store.go and index.go in one package.
-// The same: the Store methods and their meaning, Replace and Resync (a no-op here as
-// there), the index model (Indexers, IndexFunc, ByIndex, IndexKeys,
-// ListIndexFuncValues, the ready-made namespace index), the key format.
+// The same: the Store methods and their meaning, Replace, the index model
+// (Indexers, IndexFunc, ByIndex, IndexKeys, ListIndexFuncValues, the ready-made
+// namespace index), the key format. client-go's Store also has Resync, a no-op
+// there; kubewire's has none, since resyncing is the FIFO's job (fifo.Queue).
 // Different:
 //
 //   - Generic over T instead of interface{}, so callers never type-assert.

@@ -56,7 +56,7 @@ func runStoreModel(t *testing.T, rng *rand.Rand, steps int) {
 	for step := 0; step < steps; step++ {
 		var op string
 		var err, wantErr error
-		switch n := rng.Intn(10); {
+		switch n := rng.Intn(8); {
 		case n < 4:
 			p := randomPod()
 			op = "Add " + p.rv
@@ -75,7 +75,7 @@ func runStoreModel(t *testing.T, rng *rand.Rand, steps int) {
 			op = "Delete " + mustKey(t, p)
 			delete(model, mustKey(t, p))
 			err = s.Delete(p)
-		case n < 8:
+		default:
 			var list []*pod
 			next := map[string]*pod{}
 			for i := rng.Intn(10); i > 0; i-- {
@@ -96,9 +96,6 @@ func runStoreModel(t *testing.T, rng *rand.Rand, steps int) {
 				wantErr = errUnindexable
 			}
 			err = s.Replace(list, fmt.Sprint(version))
-		default:
-			op = "Resync"
-			err = s.Resync()
 		}
 		if !errors.Is(err, wantErr) {
 			t.Fatalf("step %d %s: error = %v, want %v", step, op, err, wantErr)

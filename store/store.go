@@ -177,11 +177,6 @@ func (s *Store[T]) Replace(list []T, resourceVersion string) error {
 	return nil
 }
 
-// Resync does nothing and returns nil. A store holds no queue to put objects back on;
-// resyncing is the fifo's job (see fifo.DeltaFIFO.Resync). It exists so that a Store
-// can stand wherever a fifo.Sink is expected.
-func (s *Store[T]) Resync() error { return nil }
-
 // indexValuesLocked calls every index function on obj, the object about to be stored
 // under key, and appends the values to dst in index order. s.mu is held.
 func (s *Store[T]) indexValuesLocked(dst [][]string, key string, obj T) ([][]string, error) {

@@ -123,17 +123,6 @@ func TestStore_replace(t *testing.T) {
 	}
 }
 
-func TestStore_resync_changes_nothing(t *testing.T) {
-	s := newStore(t)
-	mustAdd(t, s, "default/a@1")
-	if err := s.Resync(); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := keysOf(s.List()), "default/a@1"; got != want {
-		t.Fatalf("List() = %q, want %q", got, want)
-	}
-}
-
 func TestStore_new_panics_without_a_key_function(t *testing.T) {
 	defer func() {
 		if recover() == nil {

@@ -70,7 +70,6 @@ type printer struct {
 func (p *printer) Add(o *apiclient.Object) error    { return p.print(apiclient.Added, o) }
 func (p *printer) Update(o *apiclient.Object) error { return p.print(apiclient.Modified, o) }
 func (p *printer) Delete(o *apiclient.Object) error { return p.print(apiclient.Deleted, o) }
-func (p *printer) Resync() error                    { return nil }
 
 // Replace prints what a LIST says changed since the last one: new objects as
 // ADDED, changed ones as MODIFIED, vanished ones as DELETED (in key order).
