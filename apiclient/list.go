@@ -34,32 +34,6 @@ func (r ResourceClient) List(ctx context.Context, opts ListOptions) (*List, erro
 	return list, err
 }
 
-// ListAll reads every page, following Continue tokens; the pages together form one
-// consistent snapshot at the first page's resourceVersion. If a token expires
-// (410) before the last page, ListAll starts over once with a single unpaged LIST,
-// which is what client-go's pager does too.
-func (r ResourceClient) ListAll(ctx context.Context, opts ListOptions) (*List, error) {
-	all := &List{}
-	for {
-		page, err := r.List(ctx, opts)
-		if IsGone(err) && opts.Continue != "" {
-			opts.Continue, opts.Limit = "", 0
-			return r.List(ctx, opts)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if all.ResourceVersion == "" {
-			all.TypeMeta, all.ResourceVersion = page.TypeMeta, page.ResourceVersion
-		}
-		all.Items = append(all.Items, page.Items...)
-		if page.Continue == "" {
-			return all, nil
-		}
-		opts.Continue = page.Continue
-	}
-}
-
 // ListEach reads one page and hands each object to fn as soon as it is decoded,
 // so a page of 10,000 pods is never held as one buffer or one slice: memory stays
 // at one object plus what fn keeps. It returns the page's ListMeta.

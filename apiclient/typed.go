@@ -33,21 +33,24 @@ func (t Typed[T]) Get(ctx context.Context, name string, subresource ...string) (
 	return as[T](t.rc.Get(ctx, name, subresource...))
 }
 
-// List reads every page into Ts, with the list's resourceVersion.
-func (t Typed[T]) List(ctx context.Context, opts ListOptions) ([]*T, string, error) {
-	list, err := t.rc.ListAll(ctx, opts)
+// List reads one LIST response into Ts, as ResourceClient.List does: everything
+// when opts.Limit is 0, else one page, whose ListMeta.Continue asks for the next.
+// (The paging loop, with its fall back when a token expires, is listwatch.Pager,
+// which apiclient cannot import.)
+func (t Typed[T]) List(ctx context.Context, opts ListOptions) ([]*T, ListMeta, error) {
+	list, err := t.rc.List(ctx, opts)
 	if err != nil {
-		return nil, "", err
+		return nil, ListMeta{}, err
 	}
 	out := make([]*T, 0, len(list.Items))
 	for _, o := range list.Items {
 		v, err := as[T](o, nil)
 		if err != nil {
-			return nil, "", err
+			return nil, ListMeta{}, err
 		}
 		out = append(out, v)
 	}
-	return out, list.ResourceVersion, nil
+	return out, list.ListMeta, nil
 }
 
 // Create sends obj and returns what the server stored.

@@ -104,7 +104,7 @@ func Example_deploymentWalkthrough() {
 
 	// List, and read fields of each item without declaring a struct for them.
 	fmt.Println("Listing deployments in namespace \"default\":")
-	list, err := rc.ListAll(ctx, apiclient.ListOptions{})
+	list, err := rc.List(ctx, apiclient.ListOptions{}) // no limit: every object, in one response
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -129,12 +129,12 @@ func createPods(t *testing.T, rc apiclient.ResourceClient, n int) {
 // serverState lists ns consistently (from etcd) as sorted "key rv" lines.
 func serverState(t *testing.T, rc apiclient.ResourceClient) []string {
 	t.Helper()
-	list, err := rc.ListAll(context.Background(), apiclient.ListOptions{Limit: 500})
+	items, rv, err := listwatch.ListAll(context.Background(), rc, apiclient.ListOptions{Limit: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sink := newModelSink(nil)
-	sink.Replace(list.Items, list.ResourceVersion)
+	sink.Replace(items, rv)
 	return sink.state()
 }
 
@@ -254,5 +254,30 @@ func TestIntegration_record_then_replay(t *testing.T) {
 			return
 		case <-time.After(500 * time.Millisecond):
 		}
+	}
+}
+
+// TestIntegration_ListAll_reads_every_page: five pods in pages of two, from etcd
+// (resourceVersion ""), come back as one list at one resourceVersion.
+func TestIntegration_ListAll_reads_every_page(t *testing.T) {
+	cfg, _ := realtest.Config(t)
+	c := integrationClient(t, cfg)
+	ns := realtest.Namespace(t, c, "kubewire-listwatch-pages")
+	rc := c.Resource(apiclient.Pods).Namespace(ns)
+	for i := 1; i <= 5; i++ {
+		createPod(t, rc, fmt.Sprintf("web-%d", i))
+	}
+	pages := 0
+	p := listwatch.Pager{OnPage: func(int, apiclient.ListOptions) { pages++ }}
+	var names []string
+	rv, err := p.List(context.Background(), rc, apiclient.ListOptions{Limit: 2}, func(o *apiclient.Object) error {
+		names = append(names, o.Metadata.Name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(names, " "), "web-1 web-2 web-3 web-4 web-5"; got != want || pages != 3 || rv == "" {
+		t.Fatalf("listed %q in %d pages at rv %q, want %q in 3 pages", got, pages, rv, want)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 )
 
-// list reads everything that exists, page by page, and returns it with the
+// list reads everything that exists, through a Pager, and returns it with the
 // resourceVersion it is a snapshot of. Each page is decoded object by object as it
 // arrives (ResourceClient.ListEach), so no page is ever held as one buffer.
 //
@@ -26,55 +26,47 @@ import (
 //     "" — the latest state, read from etcd — with the limit.
 //
 // A 410 on a continuation page means the continue token expired (etcd compacted
-// the snapshot away while we read): it starts over with one LIST of everything at
-// the same version, as client-go's pager does. Continuation pages carry no
-// resourceVersion (the API refuses both at once).
+// the snapshot away while we read): the Pager starts over with one LIST of
+// everything at the same version, and the objects read so far are dropped.
 func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, error) {
-	opts := r.listOptions()
-	opts.ResourceVersion = r.listVersion()
-	opts.Limit = r.pageLimit(opts.ResourceVersion)
-	first := opts
-	var items []*apiclient.Object
-	keep := func(o *apiclient.Object) error {
-		items = append(items, o)
-		if r.tracing {
-			r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
+	for {
+		opts := r.listOptions()
+		opts.ResourceVersion = r.listVersion()
+		opts.Limit = r.pageLimit(opts.ResourceVersion)
+		var items []*apiclient.Object
+		var sent apiclient.ListOptions // the last request's
+		p := Pager{
+			Decode: r.opts.Decode,
+			OnPage: func(page int, o apiclient.ListOptions) {
+				sent = o
+				if page > 1 {
+					r.paged = true // this server pages: it has no watch cache
+				}
+				r.step(Step{Op: OpList, ResourceVersion: o.ResourceVersion, Page: page, Limit: o.Limit})
+			},
+			OnExpired: func(err error) {
+				r.noteError(err)
+				r.step(Step{Op: OpError, Err: err, Next: "list everything at once"})
+				items = nil
+			},
 		}
-		return nil
-	}
-	rv := ""
-	for page := 1; ; page++ {
-		r.step(Step{Op: OpList, ResourceVersion: opts.ResourceVersion, Page: page, Limit: opts.Limit})
-		meta, err := r.rc.ListEach(ctx, opts, r.opts.Decode, keep)
-		switch {
-		case err == nil:
-		case apiclient.IsGone(err) && opts.Continue != "":
-			r.noteError(err)
-			r.step(Step{Op: OpError, Err: err, Next: "list everything at once"})
-			items, rv, page = nil, "", 0
-			opts = first
-			opts.Limit = 0
-			continue
-		case unavailable(err) && opts.ResourceVersion != "":
+		rv, err := p.List(ctx, r.rc, opts, func(o *apiclient.Object) error {
+			items = append(items, o)
+			if r.tracing {
+				r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
+			}
+			return nil
+		})
+		if err != nil && unavailable(err) && sent.ResourceVersion != "" {
 			r.noteError(err)
 			r.step(Step{Op: OpError, Err: err, Next: "list the latest"})
-			r.rvUnavailable = true
-			items, rv, page = nil, "", 0
-			opts = r.listOptions()
-			opts.Limit = r.pageLimit("")
-			first = opts
+			r.rvUnavailable = true // listVersion is "" from now on
 			continue
-		default:
+		}
+		if err != nil {
 			return nil, "", err
 		}
-		if rv == "" {
-			rv = meta.ResourceVersion
-		}
-		if meta.Continue == "" {
-			return items, rv, nil
-		}
-		r.paged = true
-		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
+		return items, rv, nil
 	}
 }
 

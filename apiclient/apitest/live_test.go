@@ -65,12 +65,23 @@ func TestLive_list_pages_and_selects(t *testing.T) {
 		}
 	}
 	s.Add(pods, `{"metadata":{"name":"other","namespace":"elsewhere","labels":{"app":"web"}}}`)
-	list, err := c.Resource(pods).Namespace("demo").ListAll(context.Background(), apiclient.ListOptions{LabelSelector: "app=web", Limit: 2})
+	rc := c.Resource(pods).Namespace("demo")
+	list, err := rc.List(context.Background(), apiclient.ListOptions{LabelSelector: "app=web", Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if list.Continue == "" {
+		t.Fatal("the first page of 2 (of 3) has no continue token")
+	}
+	rest, err := rc.List(context.Background(), apiclient.ListOptions{LabelSelector: "app=web", Limit: 2, Continue: list.Continue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest.Continue != "" {
+		t.Fatalf("the last page has a continue token %q", rest.Continue)
+	}
 	var names []string
-	for _, o := range list.Items {
+	for _, o := range append(list.Items, rest.Items...) {
 		names = append(names, o.Metadata.Name)
 		if o.Kind != "" {
 			t.Fatalf("list item carries kind %q; the API server leaves it out", o.Kind)
@@ -99,7 +110,7 @@ func TestLive_selectors_as_the_API_server_reads_them(t *testing.T) {
 		{"app=web", "metadata.name!=p0", "p2"},
 		{"", "metadata.name==p3,metadata.namespace=demo", "p3"},
 	} {
-		list, err := rc.ListAll(context.Background(), apiclient.ListOptions{LabelSelector: tc.labels, FieldSelector: tc.fields})
+		list, err := rc.List(context.Background(), apiclient.ListOptions{LabelSelector: tc.labels, FieldSelector: tc.fields})
 		if err != nil {
 			t.Fatalf("%q %q: %v", tc.labels, tc.fields, err)
 		}

@@ -25,12 +25,17 @@ func TestReplay_serves_LIST_pages_in_order(t *testing.T) {
 		"< 200",
 		`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[`+pod("b", "4")+`]}`,
 	))
-	list, err := c.Resource(pods).Namespace("demo").ListAll(context.Background(), apiclient.ListOptions{Limit: 1})
+	rc := c.Resource(pods).Namespace("demo")
+	first, err := rc.List(context.Background(), apiclient.ListOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := rc.List(context.Background(), apiclient.ListOptions{Limit: 1, Continue: first.Continue})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, o := range list.Items {
+	for _, o := range append(first.Items, second.Items...) {
 		got = append(got, o.Key())
 	}
 	if got, want := strings.Join(got, " "), "demo/a demo/b"; got != want {

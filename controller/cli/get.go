@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // runGet is `kubewire get RESOURCE [NAME...]`: kubectl get, with the same flags.
@@ -60,27 +61,21 @@ func runGet(ctx context.Context, s *session) error {
 	}
 }
 
-// fetch gets the named objects, or lists them all (every page) when none is named.
+// fetch gets the named objects, or lists them all when none is named: in pages of
+// 500, as kubectl does, through listwatch's Pager (which starts over with one LIST
+// if a continue token expires on the way).
 func fetch(ctx context.Context, rc apiclient.ResourceClient, res apiclient.Resource, names []string, opts apiclient.ListOptions) ([]*apiclient.Object, error) {
+	var objs []*apiclient.Object
 	if len(names) == 0 {
 		opts.Limit = 500 // kubectl's chunk size
-		var objs []*apiclient.Object
-		for {
-			meta, err := rc.ListEach(ctx, opts, apiclient.DecodeOptions{}, func(o *apiclient.Object) error {
-				o.APIVersion, o.Kind = res.GroupVersion(), res.Kind // items of a list come without them
-				objs = append(objs, o)
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-			if meta.Continue == "" {
-				return objs, nil
-			}
-			opts.Continue = meta.Continue
-		}
+		p := listwatch.Pager{OnExpired: func(error) { objs = objs[:0] }}
+		_, err := p.List(ctx, rc, opts, func(o *apiclient.Object) error {
+			o.APIVersion, o.Kind = res.GroupVersion(), res.Kind // items of a list come without them
+			objs = append(objs, o)
+			return nil
+		})
+		return objs, err
 	}
-	var objs []*apiclient.Object
 	for _, n := range names {
 		o, err := rc.Get(ctx, n)
 		if err != nil {

@@ -33,6 +33,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/apiclient/recording"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 var (
@@ -215,23 +216,14 @@ func (s *session) remove(name string) {
 	}
 }
 
-// list makes the reflector's LIST (all pages) and remembers the resourceVersion.
+// list makes the reflector's LIST (all pages, through the reflector's Pager) and
+// remembers the resourceVersion.
 func (s *session) list(opts apiclient.ListOptions) {
-	rv := ""
-	for {
-		meta, err := s.rc.ListEach(s.ctx, opts, apiclient.DecodeOptions{}, func(*apiclient.Object) error { return nil })
-		if err != nil {
-			log.Fatal(err)
-		}
-		if rv == "" {
-			rv = meta.ResourceVersion
-		}
-		if meta.Continue == "" {
-			s.rv = rv
-			return
-		}
-		opts.Continue, opts.ResourceVersion = meta.Continue, ""
+	rv, err := listwatch.Pager{}.List(s.ctx, s.rc, opts, func(*apiclient.Object) error { return nil })
+	if err != nil {
+		log.Fatal(err)
 	}
+	s.rv = rv
 }
 
 // watch makes the reflector's watch from s.rv and reads it to its end while during

@@ -1,0 +1,92 @@
+package listwatch
+
+import (
+	"context"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// Pager reads a LIST that may come in pages: it follows the continue tokens to the
+// last page, hands each object to a function as soon as it is decoded, and starts
+// over with one unpaged LIST when a token has expired. It is the one paging loop of
+// the module: the Reflector's lists, `kubewire get` and ListAll go through it.
+//
+// The pages of one LIST form one snapshot, at the first page's resourceVersion: the
+// server encodes that version in the continue token, and a continuation request
+// carries no resourceVersion of its own (the API refuses one next to a token). A token
+// lives as long as etcd keeps that version; once compaction has removed it, the
+// next page is a 410 Gone. Nothing then can finish the snapshot, so the Pager asks
+// for everything in one LIST at the first page's resourceVersion (and selectors),
+// without a limit, as client-go's pager (tools/pager) does.
+//
+// The zero value reads with the default decoding and no hooks. A Pager is a plain
+// value with no state of its own: one may serve several lists at once, if its hooks
+// allow.
+type Pager struct {
+	// Decode says how each object is decoded; the zero value drops managedFields.
+	Decode apiclient.DecodeOptions
+	// OnPage, when set, is called before each request with the page's number (1 for
+	// the first, and 1 again for the LIST that starts over) and its options.
+	OnPage func(page int, opts apiclient.ListOptions)
+	// OnExpired, when set, is called with the 410 when a continue token has
+	// expired. The objects fn has been given so far belong to a snapshot that will
+	// not be finished; the LIST that follows hands fn every object again, so
+	// whoever kept them drops them here.
+	OnExpired func(err error)
+}
+
+// List reads every page of rc's LIST with opts and calls fn with each object, in
+// the order the server sends them; it returns the resourceVersion of the snapshot.
+// opts.Limit sets the page size (0: one response with everything). An error from
+// the server or from fn ends the list and is returned as it is.
+//
+// Cost: one request per page, plus the failed page and one unpaged LIST after an
+// expired token; memory for one object at a time plus what fn keeps.
+func (p Pager) List(ctx context.Context, rc apiclient.ResourceClient, opts apiclient.ListOptions, fn func(*apiclient.Object) error) (string, error) {
+	first := opts
+	rv := ""
+	for page := 1; ; page++ {
+		if p.OnPage != nil {
+			p.OnPage(page, opts)
+		}
+		meta, err := rc.ListEach(ctx, opts, p.Decode, fn)
+		if apiclient.IsGone(err) && opts.Continue != "" {
+			if p.OnExpired != nil {
+				p.OnExpired(err)
+			}
+			opts, rv, page = first, "", 0
+			opts.Limit = 0
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if rv == "" {
+			rv = meta.ResourceVersion
+		}
+		if meta.Continue == "" {
+			return rv, nil
+		}
+		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
+	}
+}
+
+// ListAll reads every page of rc's LIST with opts (a Pager with managedFields kept)
+// and returns the objects with the resourceVersion of the snapshot: the version a
+// watch of the same objects starts from. It holds the whole list in memory; a
+// caller that can consume objects one by one uses Pager.List instead.
+func ListAll(ctx context.Context, rc apiclient.ResourceClient, opts apiclient.ListOptions) ([]*apiclient.Object, string, error) {
+	var items []*apiclient.Object
+	p := Pager{
+		Decode:    apiclient.DecodeOptions{KeepManagedFields: true},
+		OnExpired: func(error) { items = items[:0] },
+	}
+	rv, err := p.List(ctx, rc, opts, func(o *apiclient.Object) error {
+		items = append(items, o)
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return items, rv, nil
+}

@@ -1,0 +1,96 @@
+package listwatch_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/recording"
+	"github.com/kubewire/kubewire/listwatch"
+)
+
+const (
+	page1 = "> GET /api/v1/namespaces/demo/pods?limit=1&resourceVersion=0"
+	page2 = "> GET /api/v1/namespaces/demo/pods?continue=p2&limit=1"
+)
+
+func pagedList(rv, next string, pods ...string) string {
+	return `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"` + rv + `","continue":"` + next + `"},"items":[` + strings.Join(pods, ",") + `]}`
+}
+
+// replayClient serves rec and returns a client of demo's pods; the test fails at
+// its end if the requests did not follow rec.
+func replayClient(t *testing.T, rec *recording.Recording) apiclient.ResourceClient {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(func() {
+		if err := srv.Err(); err != nil {
+			t.Error(err)
+		}
+		srv.Close()
+	})
+	srv.Replay(rec)
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Resource(apiclient.Pods).Namespace("demo")
+}
+
+func TestPager_follows_continue_tokens_to_the_last_page(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
+		page2, ok, pagedList("50", "", podJSON("b", "4")),
+	))
+	var pages []string
+	p := listwatch.Pager{OnPage: func(page int, o apiclient.ListOptions) {
+		pages = append(pages, fmt.Sprintf("%d rv=%q continue=%q", page, o.ResourceVersion, o.Continue))
+	}}
+	var keys []string
+	rv, err := p.List(context.Background(), rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1}, func(o *apiclient.Object) error {
+		keys = append(keys, o.Key())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(keys, " ")+" @"+rv, "demo/a demo/b @50"; got != want {
+		t.Fatalf("listed %q, want %q", got, want)
+	}
+	if got, want := strings.Join(pages, ", "), `1 rv="0" continue="", 2 rv="" continue="p2"`; got != want {
+		t.Fatalf("pages %s, want %s", got, want)
+	}
+}
+
+func TestPager_starts_over_unpaged_when_a_continue_token_expires(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
+		page2, "< 410", gone410,
+		"> GET /api/v1/namespaces/demo/pods?resourceVersion=0", ok, podList("90", podJSON("a", "3"), podJSON("b", "4"), podJSON("c", "5")),
+	))
+	items, rv, err := listwatch.ListAll(context.Background(), rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, o := range items {
+		keys = append(keys, o.Key())
+	}
+	if got, want := strings.Join(keys, " ")+" @"+rv, "demo/a demo/b demo/c @90"; got != want {
+		t.Fatalf("listed %q, want %q: the unpaged list alone, not page 1 plus it", got, want)
+	}
+}
+
+func TestPager_returns_the_error_of_a_page(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
+		page2, "< 500", `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcd is sad","reason":"InternalError","code":500}`,
+	))
+	_, _, err := listwatch.ListAll(context.Background(), rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	if got, want := apiclient.CodeOf(err), 500; got != want {
+		t.Fatalf("error %v (code %d), want code %d", err, got, want)
+	}
+}
