@@ -2,9 +2,9 @@ package listwatch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -25,30 +25,35 @@ type RecordOptions struct {
 	Events int
 	// Duration stops the recording after this long; 0 means no limit.
 	Duration time.Duration
-	// WatchTimeout is each watch's timeoutSeconds; 0 means 5 minutes. When the
-	// server ends a watch, the recording goes on with the next, as a reflector would.
+	// WatchTimeout is the Reflector's MinWatchTimeout: each watch asks for a
+	// timeoutSeconds in [WatchTimeout, 2×WatchTimeout); 0 means 5 minutes. When the
+	// server ends a watch, the recording goes on with the next.
 	WatchTimeout time.Duration
-	// PageSize is the LIST's limit; 0 means 500, as the reflector's.
+	// PageSize is the LIST's limit, the Reflector's PageSize; 0 means 500.
 	PageSize int64
 	// Comments are written at the top of the recording: how it was made.
 	Comments []string
 	// Transport replaces the one built from the config (tests use the test
 	// server's).
 	Transport http.RoundTripper
-	// Clock times Duration; nil means the real clock.
+	// Clock times Duration and is the Reflector's Clock; nil means the real clock.
 	Clock apiclient.Clock
 }
 
-// Record captures what the API server answers to a reflector's requests — the LIST
-// pages at resourceVersion 0, then the watches from the list's resourceVersion — into
-// w, in the format of package recording: the bytes as they came off the wire, with
-// secrets redacted (recording.Redact). The requests are the reflector's own, so the
-// recording replays against a Reflector with default Options unchanged.
+// Record captures what the API server answers to a Reflector — the LIST pages at
+// resourceVersion 0, then the watches from the list's resourceVersion, the relists
+// after a 410 — into w, in the format of package recording: the bytes as they came
+// off the wire, with secrets redacted (recording.Redact). It runs a Reflector with
+// default Options (but PageSize and WatchTimeout) over a client whose transport is a
+// recording.Transport, into a Sink that keeps nothing, so the recording replays
+// against a Reflector with default Options unchanged.
 //
-// When the server ends a watch, the next one starts from the last resourceVersion;
-// after a 410 the recorder lists again at that version, as the reflector does. It
-// stops when Events or Duration is reached, or ctx is done, and returns nil; any
-// other failure is recorded and returned. Write w to a file made by
+// It stops when Events or Duration is reached, or ctx is done, and returns nil. At
+// the first failure the Reflector would back off from (a refused request, a cut
+// stream, a 410 right after a list), it stops and returns that failure, which the
+// recording holds too. A watch the Reflector closed itself — at the Events limit,
+// when ctx was done, after an ERROR event — ends in the recording as a stall: the
+// client stopped reading, the server had not ended it. Write w to a file made by
 // recording.Create, which only its owner can read.
 func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource, w io.Writer, opts RecordOptions) error {
 	base := opts.Transport
@@ -61,12 +66,6 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 	if opts.Clock == nil {
 		opts.Clock = apiclient.RealClock{}
 	}
-	if opts.WatchTimeout <= 0 {
-		opts.WatchTimeout = 5 * time.Minute
-	}
-	if opts.PageSize == 0 {
-		opts.PageSize = 500
-	}
 	comments := append([]string{fmt.Sprintf("recorded by kubewire %s (listwatch.Record): %s, namespace %q, label selector %q, field selector %q, at %s",
 		apiclient.Version, res, opts.Namespace, opts.LabelSelector, opts.FieldSelector, opts.Clock.Now().UTC().Format(time.RFC3339))}, opts.Comments...)
 	rw := recording.NewWriter(w, comments...)
@@ -74,104 +73,57 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 	if err != nil {
 		return fmt.Errorf("record %s: %w", res, err)
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	if opts.Duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
 		timer := opts.Clock.After(opts.Duration)
-		go func() {
+		go func() { // owned by Record: ends with ctx, which Record cancels on return
 			select {
 			case <-timer:
-				cancel()
+				stop()
 			case <-ctx.Done():
 			}
 		}()
 	}
-	rec := recorder{rc: c.Resource(res).Namespace(opts.Namespace), opts: opts}
-	err = rec.run(ctx)
+	// OnStep is called from Run's goroutine, which is this one: events and
+	// failed need no lock.
+	var r *Reflector
+	var failed error
+	events := 0
+	onStep := func(s Step) {
+		switch s.Op {
+		case OpAdd, OpUpdate, OpDelete, OpBookmark:
+			if events++; opts.Events > 0 && events >= opts.Events {
+				stop() // the watch is closed before the next read: it ends as a stall
+			}
+		case OpBackoff:
+			failed = r.Health().LastError
+			stop()
+		}
+	}
+	r = New(c.Resource(res).Namespace(opts.Namespace), discardSink{}, Options{
+		Name: "record " + res.String(), LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector,
+		PageSize: opts.PageSize, MinWatchTimeout: opts.WatchTimeout, Clock: opts.Clock,
+		OnStep: onStep, Logger: slog.New(slog.DiscardHandler),
+	})
+	err = r.Run(ctx)
+	if err == nil {
+		err = failed
+	}
 	if ferr := rw.Flush(); err == nil {
 		err = ferr
 	}
-	if err != nil && ctx.Err() == nil {
+	if err != nil {
 		return fmt.Errorf("record %s: %w", res, err)
 	}
 	return nil
 }
 
-// recorder drives the requests; the Transport under its client does the recording.
-type recorder struct {
-	rc     apiclient.ResourceClient
-	opts   RecordOptions
-	events int
-}
+// discardSink is the recorder's Sink: the recording is made by the transport, so
+// what the Reflector hands on is dropped.
+type discardSink struct{}
 
-func (r *recorder) run(ctx context.Context) error {
-	rv, err := r.list(ctx, "0", r.opts.PageSize)
-	for err == nil {
-		if rv, err = r.watch(ctx, rv); apiclient.IsGone(err) {
-			rv, err = r.list(ctx, rv, 0)
-		}
-	}
-	if errors.Is(err, errEnough) {
-		return nil
-	}
-	return err
-}
-
-var errEnough = errors.New("recorded enough events")
-
-// list reads every page and returns the list's resourceVersion.
-func (r *recorder) list(ctx context.Context, rv string, limit int64) (string, error) {
-	opts := apiclient.ListOptions{LabelSelector: r.opts.LabelSelector, FieldSelector: r.opts.FieldSelector, ResourceVersion: rv, Limit: limit}
-	listRV := ""
-	for {
-		meta, err := r.rc.ListEach(ctx, opts, apiclient.DecodeOptions{}, func(*apiclient.Object) error { return nil })
-		if err != nil {
-			return "", err
-		}
-		if listRV == "" {
-			listRV = meta.ResourceVersion
-		}
-		if meta.Continue == "" {
-			return listRV, nil
-		}
-		opts.Continue, opts.ResourceVersion = meta.Continue, ""
-	}
-}
-
-// watch records one watch and returns the last resourceVersion it saw; a nil error
-// means the server ended the watch normally.
-func (r *recorder) watch(ctx context.Context, rv string) (string, error) {
-	w, err := r.rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{
-		LabelSelector: r.opts.LabelSelector, FieldSelector: r.opts.FieldSelector,
-		ResourceVersion: rv, AllowWatchBookmarks: true, TimeoutSeconds: int64(r.opts.WatchTimeout / time.Second)}})
-	if err != nil {
-		return rv, err
-	}
-	defer w.Close() // before the end of the stream, the Transport records "stall"
-	for {
-		ev, err := w.Next()
-		if err == io.EOF {
-			return rv, nil
-		}
-		if apiclient.CodeOf(err) != 0 {
-			// An ERROR event: the server ends the stream after it. Reading on to
-			// that end records it as the server sent it.
-			for i := 0; i < 10; i++ {
-				if _, err := w.Next(); err != nil && apiclient.CodeOf(err) == 0 {
-					break
-				}
-			}
-			return rv, err
-		}
-		if err != nil {
-			return rv, err
-		}
-		if v := ev.Object.Metadata.ResourceVersion; v != "" {
-			rv = v
-		}
-		if r.events++; r.opts.Events > 0 && r.events >= r.opts.Events {
-			return rv, errEnough
-		}
-	}
-}
+func (discardSink) Add(*apiclient.Object) error               { return nil }
+func (discardSink) Update(*apiclient.Object) error            { return nil }
+func (discardSink) Delete(*apiclient.Object) error            { return nil }
+func (discardSink) Replace([]*apiclient.Object, string) error { return nil }

@@ -79,6 +79,11 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	}
 	n := 0
 	for {
+		if ctx.Err() != nil {
+			// Done while an event was applied (by whoever owns ctx, or by the Sink
+			// or OnStep): stop here rather than read on and fail the read.
+			return result{stopped, ctx.Err()}
+		}
 		ev, err := w.Next()
 		if err != nil {
 			if err == io.EOF && col == nil && n == 0 && r.clock.Now().Sub(started) < time.Second {
