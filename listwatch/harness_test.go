@@ -2,6 +2,7 @@ package listwatch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -116,6 +117,10 @@ func (sc *scenario) onStep(s listwatch.Step) {
 		sc.clock.Step(s.Wait)
 	case listwatch.OpWatch:
 		sc.idle, sc.events, sc.stallAt = s.Timeout+sc.opts.IdleMargin, 0, -1
+	case listwatch.OpIdle:
+		if err := sc.r.Health().LastError; !errors.Is(err, listwatch.ErrWatchIdle) {
+			sc.t.Errorf("after IDLE, Health().LastError is %v, want ErrWatchIdle", err)
+		}
 	case listwatch.OpItem, listwatch.OpAdd, listwatch.OpUpdate, listwatch.OpDelete, listwatch.OpBookmark, listwatch.OpSkip:
 		sc.events++
 	case listwatch.OpError:

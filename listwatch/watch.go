@@ -113,9 +113,9 @@ func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listin
 	switch {
 	case dog.fired.Load():
 		if listing {
-			return r.fallBack(apiclient.ErrWatchIdle)
+			return r.fallBack(ErrWatchIdle)
 		}
-		return result{idle, apiclient.ErrWatchIdle}
+		return result{idle, ErrWatchIdle}
 	case ctx.Err() != nil:
 		return result{stopped, ctx.Err()}
 	case listing:

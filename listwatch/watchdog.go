@@ -2,15 +2,22 @@ package listwatch
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
 
-// watchdog cancels a watch that has been silent for idle. It runs on the
+// ErrWatchIdle is the error of a watch the watchdog dropped: nothing, not even a
+// bookmark, came for the watch's timeout plus Options.IdleMargin. Health().LastError
+// holds it after such a drop.
+var ErrWatchIdle = errors.New("watch idle for too long: connection presumed dead")
+
+// watchdog cancels a watch that has been silent for idle: it is the one liveness
+// check of the watch layer (apiclient's Watcher has none). It runs on the
 // reflector's Clock, so a test moves it with a fake clock, where a timer inside the
-// HTTP client (apiclient's WatchOptions.IdleTimeout) would need real time.
+// HTTP client would need real time.
 //
 // Its goroutine is owned by the watch that started it: stop ends it and waits for
 // it, and it never calls cancel after stop returns.
