@@ -27,6 +27,7 @@ import (
 // as etcd knows). Killing the cluster's own server would break the integration tests
 // of other packages, which go test runs at the same time.
 func TestIntegration_reflector_comes_back_after_the_apiserver_restarts(t *testing.T) {
+	_, script := realtest.ClusterScript(t, securePort)
 	cfg, _ := realtest.Config(t)
 	side := integrationClient(t, cfg)
 	ns := realtest.Namespace(t, side, "kubewire-listwatch-restart")
@@ -35,7 +36,7 @@ func TestIntegration_reflector_comes_back_after_the_apiserver_restarts(t *testin
 		createPod(t, sideRC, name)
 	}
 
-	api := startPrivateAPIServer(t)
+	api := startPrivateAPIServer(t, cfg, script)
 	mine := *cfg
 	mine.Server = api.url
 	c := integrationClient(t, &mine)
@@ -100,31 +101,23 @@ type privateAPIServer struct {
 	cfg    *kubeconfig.Config
 }
 
-// startPrivateAPIServer starts one from the cluster's apiserver.sh (in
-// KUBEWIRE_TEST_CLUSTER_DIR, else next to the kubeconfig) with another port, and
-// stops it when the test ends, whatever happened.
-func startPrivateAPIServer(t *testing.T) *privateAPIServer {
+// securePort is the flag of the cluster's apiserver.sh that a private server changes.
+var securePort = regexp.MustCompile(`--secure-port "?\d+"?`)
+
+// startPrivateAPIServer starts one from script, the cluster's apiserver.sh, with
+// another port, to be reached with cfg's credentials, and stops it when the test
+// ends, whatever happened.
+func startPrivateAPIServer(t *testing.T, cfg *kubeconfig.Config, script []byte) *privateAPIServer {
 	t.Helper()
-	dir, ok := realtest.LookupClusterDir()
-	if !ok {
-		dir = filepath.Dir(realtest.Path(t))
-	}
-	orig, err := os.ReadFile(filepath.Join(dir, "apiserver.sh"))
-	if err != nil {
-		t.Skipf("no apiserver.sh in %s (set KUBEWIRE_TEST_CLUSTER_DIR): %v", dir, err)
-	}
 	port := realtest.FreePort(t)
-	re := regexp.MustCompile(`--secure-port "?\d+"?`)
-	if !re.Match(orig) {
-		t.Skipf("%s/apiserver.sh names no --secure-port", dir)
-	}
 	tmp := t.TempDir()
 	a := &privateAPIServer{script: filepath.Join(tmp, "apiserver.sh"), url: fmt.Sprintf("https://127.0.0.1:%d", port), log: filepath.Join(tmp, "apiserver.log")}
-	if err := os.WriteFile(a.script, re.ReplaceAll(orig, []byte(fmt.Sprintf("--secure-port %d", port))), 0o755); err != nil {
+	if err := os.WriteFile(a.script, securePort.ReplaceAll(script, []byte(fmt.Sprintf("--secure-port %d", port))), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a.cfg, _ = realtest.Config(t)
-	a.cfg.Server = a.url
+	mine := *cfg
+	mine.Server = a.url
+	a.cfg = &mine
 	t.Cleanup(func() {
 		if a.cmd != nil {
 			a.stop(t)

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -79,18 +82,40 @@ func Name(prefix string) string {
 // made (apiserver.sh, pki/, the kubeconfigs), and skips the test when it is unset.
 func ClusterDir(t testing.TB) string {
 	t.Helper()
-	dir, ok := LookupClusterDir()
-	if !ok {
+	dir := os.Getenv("KUBEWIRE_TEST_CLUSTER_DIR")
+	if dir == "" {
 		t.Skip("KUBEWIRE_TEST_CLUSTER_DIR is not set: no apiserver.sh and pki/ to start a private server from (.ci/run sets it)")
 	}
 	return dir
 }
 
-// LookupClusterDir returns KUBEWIRE_TEST_CLUSTER_DIR and whether it is set, for a
-// test with somewhere else to look.
-func LookupClusterDir() (string, bool) {
-	dir := os.Getenv("KUBEWIRE_TEST_CLUSTER_DIR")
-	return dir, dir != ""
+// ClusterScript returns ClusterDir and the apiserver.sh in it, for a test that
+// starts a kube-apiserver of its own from that script. It skips the test when
+// KUBEWIRE_TEST_CLUSTER_DIR is unset. Once the variable is set the test is meant
+// to run, so anything missing fails it, saying what: KUBEWIRE_TEST_KUBECONFIG, a
+// readable apiserver.sh, a match in it for each of patterns (what the test
+// rewrites). A change to .ci/cluster/up.sh must not switch such a test off in
+// silence.
+func ClusterScript(t testing.TB, patterns ...*regexp.Regexp) (dir string, script []byte) {
+	t.Helper()
+	dir = ClusterDir(t)
+	if os.Getenv("KUBEWIRE_TEST_KUBECONFIG") == "" {
+		t.Fatalf("KUBEWIRE_TEST_CLUSTER_DIR is set (%s) but KUBEWIRE_TEST_KUBECONFIG is not; .ci/run sets both", dir)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "apiserver.sh"))
+	if err != nil {
+		t.Fatalf("KUBEWIRE_TEST_CLUSTER_DIR has no apiserver.sh to start a kube-apiserver from (.ci/cluster/up.sh writes one): %v", err)
+	}
+	var missing []string
+	for _, re := range patterns {
+		if !re.Match(script) {
+			missing = append(missing, re.String())
+		}
+	}
+	if len(missing) > 0 {
+		t.Fatalf("%s/apiserver.sh has no match for %s: the test cannot rewrite it (has .ci/cluster/up.sh changed?)", dir, strings.Join(missing, ", "))
+	}
+	return dir, script
 }
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago, for a private

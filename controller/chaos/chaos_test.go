@@ -17,7 +17,6 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
-	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
@@ -42,8 +41,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // while the churn writes 2,000 changes straight to the server and the schedule
 // restarts the server, pauses the proxy into 410s, and the proxy cuts watches.
 func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *testing.T) {
-	cfg, _ := realtest.Config(t)
-	cl := startCluster(t, cfg)
+	cl, cfg := startCluster(t)
 	direct, directTr := newClient(t, cl.cfg)
 	ns := createNamespace(t, direct)
 	directTr.CloseIdleConnections()

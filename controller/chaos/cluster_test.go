@@ -55,35 +55,30 @@ type process struct {
 	done chan struct{} // closed when it has exited
 }
 
-// startCluster starts etcd and the apiserver and waits for both to be ready. It
-// skips the test when there is no cluster directory to learn from.
-func startCluster(t *testing.T, cfg *kubeconfig.Config) *cluster {
+// The parts of the cluster's apiserver.sh that startCluster reads or rewrites.
+var (
+	execLine    = regexp.MustCompile(`exec "?([^" ]+)"?`)
+	securePort  = regexp.MustCompile(`--secure-port "?\d+"?`)
+	etcdServers = regexp.MustCompile(`--etcd-servers "?\S+"?`)
+)
+
+// startCluster starts etcd and the apiserver and waits for both to be ready, and
+// returns them with the shared cluster's kubeconfig. It skips the test when
+// KUBEWIRE_TEST_CLUSTER_DIR is unset; once it is set, a piece of the cluster
+// directory that is missing or reads wrong fails the test (realtest.ClusterScript).
+func startCluster(t *testing.T) (*cluster, *kubeconfig.Config) {
 	t.Helper()
-	dir := realtest.ClusterDir(t)
-	orig, err := os.ReadFile(filepath.Join(dir, "apiserver.sh"))
-	if err != nil {
-		t.Skipf("no apiserver.sh in KUBEWIRE_TEST_CLUSTER_DIR: %v", err)
-	}
-	bin := regexp.MustCompile(`exec "?([^" ]+)"?`).FindSubmatch(orig)
-	if bin == nil {
-		t.Skipf("%s/apiserver.sh execs no kube-apiserver", dir)
-	}
+	dir, orig := realtest.ClusterScript(t, execLine, securePort, etcdServers)
+	cfg, _ := realtest.Config(t)
+	bin := execLine.FindSubmatch(orig)
 	etcdBin := findEtcd(t, filepath.Dir(string(bin[1])))
 	tmp := t.TempDir()
 	etcdPort, peerPort, apiPort := realtest.FreePort(t), realtest.FreePort(t), realtest.FreePort(t)
 	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", etcdPort)
 	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
 
-	script := string(orig)
-	for re, repl := range map[string]string{
-		`--secure-port "?\d+"?`:  fmt.Sprintf("--secure-port %d", apiPort),
-		`--etcd-servers "?\S+"?`: "--etcd-servers " + etcdURL,
-	} {
-		if !regexp.MustCompile(re).MatchString(script) {
-			t.Skipf("%s/apiserver.sh has no %s", dir, re)
-		}
-		script = regexp.MustCompile(re).ReplaceAllString(script, repl)
-	}
+	script := securePort.ReplaceAllString(string(orig), fmt.Sprintf("--secure-port %d", apiPort))
+	script = etcdServers.ReplaceAllString(script, "--etcd-servers "+etcdURL)
 	// Later flags win: ours come last. No watch cache, so that a watch reads etcd and
 	// an old resourceVersion gets 410 as soon as etcd has compacted it away.
 	script = strings.TrimRight(script, " \n") + fmt.Sprintf(" --watch-cache=false --etcd-compaction-interval=%s\n", compactionInterval)
@@ -94,6 +89,7 @@ func startCluster(t *testing.T, cfg *kubeconfig.Config) *cluster {
 	mine := *cfg
 	mine.Server = c.url
 	c.cfg = &mine
+	var err error
 	if c.tr, err = c.cfg.Transport(); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +108,7 @@ func startCluster(t *testing.T, cfg *kubeconfig.Config) *cluster {
 	if err := c.startAPI(t); err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c, cfg
 }
 
 // stopAPI begins to stop the apiserver and returns at once: a crash (SIGKILL) on
@@ -219,7 +215,7 @@ func findEtcd(t *testing.T, dir string) string {
 			return found[i]
 		}
 	}
-	t.Skipf("no etcd-v* binary next to kube-apiserver in %s (.ci/cluster/up.sh builds one)", dir)
+	t.Fatalf("no etcd-v* binary next to kube-apiserver in %s (.ci/cluster/up.sh builds one)", dir)
 	return ""
 }
 

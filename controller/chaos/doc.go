@@ -44,6 +44,8 @@
 //
 // It runs when KUBEWIRE_TEST_KUBECONFIG and KUBEWIRE_TEST_CLUSTER_DIR are set (.ci/run
 // sets both): the cluster directory's apiserver.sh and pki/ say how to start a server
-// and which credentials it accepts. The shared server is never touched, so the other
+// and which credentials it accepts. Without KUBEWIRE_TEST_CLUSTER_DIR it skips; with
+// it, anything missing (the kubeconfig, apiserver.sh or a flag in it, the etcd
+// binary, pki/) fails the run rather than switching it off. The shared server is never touched, so the other
 // packages' integration tests run beside it undisturbed.
 package chaos

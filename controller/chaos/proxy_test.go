@@ -63,11 +63,11 @@ func startProxy(t *testing.T, dir, upstream string, seed uint64) *proxy {
 	pki := filepath.Join(dir, "pki")
 	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "server.crt"), filepath.Join(pki, "server.key"))
 	if err != nil {
-		t.Skipf("no serving certificate in %s: %v", pki, err)
+		t.Fatalf("no serving certificate in %s: %v", pki, err)
 	}
 	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
 	if err != nil {
-		t.Skipf("no CA in %s: %v", pki, err)
+		t.Fatalf("no CA in %s: %v", pki, err)
 	}
 	roots := x509.NewCertPool()
 	if !roots.AppendCertsFromPEM(caPEM) {
