@@ -36,10 +36,10 @@
 //	From any state, ctx done ──▶ Stopped.)
 //
 // Listing: LIST with resourceVersion=0 (the server's watch cache), in pages of
-// PageSize, or a streaming list (WatchList); Replace the Sink with the result at the
-// list's resourceVersion. A 410 on a continuation page lists everything at once; a
-// 410 on the list itself lists the latest from etcd; a streaming list that fails
-// before its end becomes a LIST (fallBack).
+// PageSize (Pager), or a streaming list (WatchList); Replace the Sink with the
+// result at the list's resourceVersion. A 410 on a continuation page lists
+// everything at once; a 410 on the list itself lists the latest from etcd; a
+// streaming list that fails before its end becomes a LIST (fallBack).
 //
 // Watching: watch from the last resourceVersion with allowWatchBookmarks and a
 // timeoutSeconds drawn in [5, 10) minutes. Every event, bookmarks included, moves the
@@ -50,6 +50,56 @@
 // BackingOff: 0.8 s doubling to 30 s with jitter (Backoff), reset after two
 // minutes without failure; a Status asking for a longer Retry-After is obeyed. Then
 // the state that failed runs again.
+//
+// # resourceVersion in five minutes
+//
+// Every object, and every list, carries a resourceVersion: an opaque string that
+// names a point in the history of the cluster's storage (etcd's revision, in
+// practice). A Reflector never reads meaning into it; it only hands back the last
+// one it saw, and that is enough for the whole protocol:
+//
+//   - resourceVersion=0 on a LIST means "any version will do". The API server
+//     answers from its watch cache, which follows etcd through a watch of its own,
+//     without reading etcd. That is cheap for the server, and usually a moment
+//     behind etcd — but nothing bounds how far: an API server just restarted, or
+//     cut off from etcd, or one of several behind a load balancer, may answer with a
+//     state older than one this client has already seen. The first list takes that
+//     risk, as client-go's does; the watch that follows brings the copy up to date.
+//   - The watch starts at the list's resourceVersion V. The list is the state at V;
+//     a watch from V sends exactly the changes after V. So every change after the
+//     list arrives (no gap), and none the list already showed (no duplicate). A
+//     watch from anything else would miss what changed between the two requests, or
+//     begin by sending the whole state again as ADDED events.
+//   - 410 Gone (a Status with code 410, as the response or as an ERROR event in
+//     the stream) means the version asked for is older than the history the server
+//     keeps: etcd compacts old revisions away (kube-apiserver asks it to every five
+//     minutes by default) and the watch cache holds only a window of recent events.
+//     The changes since that version cannot be had any more; only a new LIST can
+//     say what exists, and Replace turns whatever it no longer names into deletes.
+//   - A stream that is cut, or that the server ends at its timeout, resumes from
+//     the last resourceVersion seen, without a LIST: every event up to that version
+//     was applied, so a watch from it misses nothing and repeats nothing. Only if the
+//     server no longer has that version does the answer become a 410 and a relist.
+//   - A bookmark (allowWatchBookmarks=true) is an event whose object is empty but
+//     for a newer resourceVersion: "you have seen everything up to here". It costs
+//     nothing to apply and moves the resume point on. Without it, a watch on a quiet
+//     resource in a busy cluster keeps an old version that ages out of history, and
+//     its next watch gets a 410 and a full LIST; with it, the resume point stays
+//     recent, and 410s are rare. kube-apiserver sends one about every minute and one
+//     just before a watch's timeout (testdata/scenarios/bookmarks.rec shows both).
+//
+// # Synced
+//
+// A Reflector is synced once its first list — a LIST, or a streaming list up to its
+// initial-events-end bookmark — has reached the Sink as one Replace. It says
+// nothing about what the Sink did with it, and it stays true through relists,
+// failures and backoffs. Health().Synced and HasSynced report it (one flag, read
+// under the Reflector's lock); the Reflector itself uses it to count the lists
+// after it as relists, and to empty the Sink on a 404 only before it. Its other
+// readers run a Reflector without an informer: the tests and the Example. The
+// informer of package controller does not read it: its HasSynced means that every object of
+// the first Replace has come out of the FIFO and reached the handlers, which is
+// later.
 //
 // # Guarantees
 //
@@ -64,11 +114,19 @@
 //     scenario tests replay recordings (testdata/) against golden files of the
 //     steps (Step.String).
 //
+// # Paging
+//
+// Pager is the module's one paging loop (client-go keeps its own in tools/pager):
+// it follows continue tokens, hands each object on as it is decoded, and after an
+// expired token (410) lists everything at once. The Reflector's lists, ListAll
+// and `kubewire get` use it.
+//
 // # Recording
 //
-// Record captures a LIST and the watch after it from a real server, verbatim and
-// with secrets redacted, into the format of package recording; apiclient/apitest
-// replays such files.
+// Record is a Reflector whose client sends its requests through a
+// recording.Transport: what the server answers — the LIST, the watches, the
+// relists — is kept verbatim, with secrets redacted, in the format of package
+// recording; apiclient/apitest replays such files.
 //
 // # Compared with client-go
 //
@@ -87,9 +145,13 @@
 //     watch. Nothing was lost — every event up to that resourceVersion was applied
 //     — so a LIST would only cost the server, and a server that cuts streams is
 //     in trouble and gets a pause.
-//   - A dead connection is found by an idle timeout on the reflector's clock
-//     (timeout + margin, as kube-rs does) where client-go relies on HTTP/2 pings,
-//     which the standard library does not send.
+//   - A dead connection is found by a watchdog on the reflector's clock: a watch
+//     silent for its timeout plus IdleMargin is dropped (as kube-rs does), and
+//     Health().LastError is ErrWatchIdle. client-go relies on HTTP/2 health pings
+//     set on its transport; apiclient's transport does not configure them (Go's
+//     http.HTTP2Config.SendPingTimeout, since Go 1.24, could). The watchdog is the
+//     one liveness check of the watch layer: it also covers HTTP/1.1 and a server
+//     that answers pings but sends nothing, and it runs on a fake clock in tests.
 //   - A 410 is relisted at once (client-go waits its backoff); only a 410 that
 //     comes before any event of the watch waits, to avoid a LIST loop.
 //   - Every step is a Step value with one line of text, for traces and golden

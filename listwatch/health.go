@@ -39,7 +39,8 @@ func (s State) String() string {
 // It is a plain value: a copy, taken under the Reflector's lock.
 type Health struct {
 	State State
-	// Synced is true once the first list reached the Sink; it stays true.
+	// Synced is true once the first list reached the Sink; it stays true. The
+	// package doc's "Synced" says what it does and does not mean.
 	Synced bool
 	// ResourceVersion is the last resourceVersion seen: from the last LIST, watch
 	// event or bookmark. A watch resumes from it.
@@ -65,8 +66,8 @@ func (r *Reflector) Health() Health {
 	return r.health
 }
 
-// HasSynced reports whether the first list has reached the Sink. Safe to call from
-// any goroutine.
+// HasSynced is Health().Synced: whether the first list has reached the Sink. Safe
+// to call from any goroutine.
 func (r *Reflector) HasSynced() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
