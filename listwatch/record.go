@@ -29,7 +29,8 @@ type RecordOptions struct {
 	// timeoutSeconds in [WatchTimeout, 2×WatchTimeout); 0 means 5 minutes. When the
 	// server ends a watch, the recording goes on with the next.
 	WatchTimeout time.Duration
-	// PageSize is the LIST's limit, the Reflector's PageSize; 0 means 500.
+	// PageSize is the LIST's limit, as the Reflector's: 0 means 500, negative no
+	// limit.
 	PageSize int64
 	// Comments are written at the top of the recording: how it was made.
 	Comments []string
