@@ -46,7 +46,8 @@
 //   - Every time the queue reads comes from its Clock: tests step a fake one
 //     (package queuetest) and never sleep.
 //   - With the default limiter no retry is scheduled more than 1000 s out.
-//   - Metrics returns plain values; WritePrometheus renders them for /metrics.
+//   - Metrics returns plain values. The queue writes no exposition format: the one
+//     writer of the workqueue_* text is controller/metrics.Workqueue.
 //
 // # Compared with client-go
 //
