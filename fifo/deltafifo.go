@@ -218,7 +218,8 @@ func (f *DeltaFIFO[T]) write(t DeltaType, obj T) error {
 // appendLocked adds d under its key, queuing the key if it is new. It is the only
 // place deltas are added, so it is where two deletes in a row collapse: the pair keeps
 // the one that is not a tombstone, since it carries the object's real final state (if
-// both are, or neither is, it keeps the newer).
+// both are, or neither is, it keeps the newer; client-go keeps the older of two watch
+// deletes, see the package doc).
 func (f *DeltaFIFO[T]) appendLocked(d Delta[T]) {
 	deltas, queued := f.items[d.Key]
 	if n := len(deltas); n > 0 && d.Type == Deleted && deltas[n-1].Type == Deleted {
