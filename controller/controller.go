@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -100,7 +101,7 @@ type Controller struct {
 	reconciler Reconciler
 	queue      *queue.Queue[Request]
 	opts       Options
-	informers  []*Informer
+	informers  []*informer.Informer
 
 	stats stats
 }
@@ -136,7 +137,7 @@ func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 // Requests that toRequests returns (nil means the object's own Request). Use a
 // mapping to watch other kinds than the one reconciled — a pod's owner, every
 // pod matching a deployment's selector. Call Watch before Run.
-func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []Request) {
+func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request) {
 	if toRequests == nil {
 		toRequests = func(o *apiclient.Object) []Request { return []Request{RequestFor(o)} }
 	}
@@ -146,7 +147,7 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 		}
 	}
 	c.informers = append(c.informers, inf)
-	inf.AddHandler(HandlerFuncs{
+	inf.AddHandler(c.name, informer.HandlerFuncs{
 		AddFunc:    func(o *apiclient.Object, _ bool) { enqueue(o) },
 		UpdateFunc: func(_, o *apiclient.Object) { enqueue(o) },
 		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(o) },
@@ -157,9 +158,9 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 // controllers that react to transitions (a pod that was Pending and is now
 // Running) rather than to every change; the handler calls enqueue with the
 // Requests to reconcile. Call it before Run.
-func (c *Controller) WatchWith(inf *Informer, handler func(enqueue func(Request)) Handler) {
+func (c *Controller) WatchWith(inf *informer.Informer, handler func(enqueue func(Request)) informer.Handler) {
 	c.informers = append(c.informers, inf)
-	inf.AddHandler(handler(c.add), 0)
+	inf.AddHandler(c.name, handler(c.add), 0)
 }
 
 // add queues r, and traces whether the queue took it or it was already waiting

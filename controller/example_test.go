@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 )
 
 // examplePod is the JSON of a bare pod in "default": the in-memory server does no
@@ -169,7 +170,7 @@ func Example_informer() {
 	// The handler runs on a goroutine of its own; it hands each line to the
 	// Example, which prints it, so that output and steps stay in one order.
 	lines := make(chan string)
-	pods.AddHandler(controller.HandlerFuncs{
+	pods.AddHandler("example", informer.HandlerFuncs{
 		AddFunc: func(o *apiclient.Object, initialList bool) {
 			lines <- fmt.Sprintf("add %s (initial list: %v)", o.Key(), initialList)
 		},

@@ -16,6 +16,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -66,7 +67,7 @@ func (s *story) check(t *testing.T, name string) {
 // cacheReconciler reads the object from the cache, as a level-based reconciler
 // does, and logs what it found. Scripted requests fail or ask to be requeued.
 type cacheReconciler struct {
-	inf   *controller.Informer
+	inf   *informer.Informer
 	story *story
 	fail  map[string]int // request → failures still to give
 	again map[string]bool
@@ -196,7 +197,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	s := &story{calls: make(chan string, 10)}
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 	var deletes []string
-	pods.AddHandler(controller.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
+	pods.AddHandler("deletes", informer.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
 		deletes = append(deletes, fmt.Sprintf("%s finalStateUnknown=%v", o.Key(), unknown))
 	}}, 0)
 	ctrl := controller.New("pods", &cacheReconciler{inf: pods, story: s}, controller.Options{Log: quiet})
@@ -205,7 +206,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sink := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"}).sink
+	sink := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"}).Sink
 	s.say("# LIST: a, b")
 	must(t, sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{s.expect(t): true, s.expect(t): true}

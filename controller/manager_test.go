@@ -13,6 +13,8 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/informer/informertest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 	"github.com/kubewire/kubewire/controller/metrics"
@@ -20,10 +22,10 @@ import (
 )
 
 // scripts hands out one script per informer key, so the test can feed each.
-type scripts map[controller.InformerKey]*script
+type scripts map[controller.InformerKey]*informertest.Script
 
-func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) controller.Runner {
-	sc := &script{sink: sink}
+func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	sc := &informertest.Script{Sink: sink}
 	s[key] = sc
 	return sc
 }
@@ -62,7 +64,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
-	must(t, sc.sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
+	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{<-rec.calls: true, <-rec.calls: true}
 	if !got["default/a err=<nil>"] || !got["default/b err=transient"] {
 		t.Fatalf("reconciles: %v", got)
@@ -89,7 +91,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 	leases := leasetest.NewServer(t)
 	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Log: quiet,
-		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) controller.Runner {
+		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
 			return failing{}
 		}})
 	if err != nil {
@@ -125,7 +127,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
-	must(t, sc.sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
 	// Standby: the cache fills, nothing is reconciled.
 	if !pods.WaitForCacheSync(ctx) {
 		t.Fatal("standby cache never synced")
@@ -162,9 +164,9 @@ type failing struct{}
 
 func (failing) Run(context.Context) error { return errors.New("forbidden") }
 
-func waitScript(s scripts, key controller.InformerKey) *script {
+func waitScript(s scripts, key controller.InformerKey) *informertest.Script {
 	for {
-		if sc, ok := s[key]; ok && sc.sink != nil {
+		if sc, ok := s[key]; ok && sc.Sink != nil {
 			return sc
 		}
 		yield()
