@@ -16,7 +16,6 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/informer/informertest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/fifo"
 )
@@ -32,9 +31,19 @@ func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, 
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// newClient is a client of an API server in memory (apitest's), closed when the
+// test ends, with clock for its waits (nil: the wall clock).
+func newClient(t *testing.T, clock apiclient.Clock) *apiclient.Client {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	c, err := srv.Client(apiclient.Options{Clock: clock})
+	must(t, err)
+	return c
+}
+
 func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *testing.T) {
-	leases := leasetest.NewServer(t)
-	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +58,8 @@ func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *test
 }
 
 func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
-	leases := leasetest.NewServer(t)
 	src := scripts{}
-	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +97,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 }
 
 func TestManager_one_failing_informer_stops_everything(t *testing.T) {
-	leases := leasetest.NewServer(t)
-	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Log: quiet,
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet,
 		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
 			return failing{}
 		}})
@@ -105,14 +112,16 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 }
 
 func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T) {
-	leases := leasetest.NewServer(t)
 	clock := apitest.NewClock()
+	client := newClient(t, clock)
+	leases := apiclient.NewTyped[leaderelection.Lease](client.Resource(apiclient.Leases).Namespace("default"))
 	// Someone else holds the lease, renewed just now.
-	leases.Put(leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire", Namespace: "default"},
+	_, err := leases.Create(context.Background(), &leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire"},
 		Spec: leaderelection.LeaseSpec{HolderIdentity: "other", LeaseDurationSeconds: 15,
-			RenewTime: leaderelection.NewMicroTime(clock.Now())}})
+			RenewTime: leaderelection.NewMicroTime(clock.Now())}}, apiclient.WriteOptions{})
+	must(t, err)
 	src := scripts{}
-	m, err := controller.NewManager(leases.Client(t, clock), controller.ManagerOptions{Source: src.source, Log: quiet,
+	m, err := controller.NewManager(client, controller.ManagerOptions{Source: src.source, Log: quiet,
 		LeaderElection: &leaderelection.Config{Namespace: "default", Name: "kubewire", Identity: "me", Clock: clock, ReleaseOnCancel: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +159,9 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
-			if l, _ := leases.Lease("default", "kubewire"); l.Spec.HolderIdentity != "" {
+			l, err := leases.Get(context.Background(), "kubewire")
+			must(t, err)
+			if l.Spec.HolderIdentity != "" {
 				t.Fatalf("lease still held by %q after a clean stop", l.Spec.HolderIdentity)
 			}
 			return
