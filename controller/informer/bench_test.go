@@ -84,7 +84,7 @@ func BenchmarkInformer_10k_pods_then_10k_events(b *testing.B) {
 // informerBenchData builds the LIST body and the watch stream from
 // apiclient/testdata/pod.json, each pod with its own name and resourceVersion.
 func informerBenchData(b *testing.B, n int) (list, stream []byte) {
-	pod, err := os.ReadFile("../apiclient/testdata/pod.json")
+	pod, err := os.ReadFile("../../apiclient/testdata/pod.json")
 	if err != nil {
 		b.Fatal(err)
 	}
