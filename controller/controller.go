@@ -71,7 +71,9 @@ type Options struct {
 	// Limiter spaces the retries of failing Requests; nil means
 	// queue.DefaultLimiter (per-item 5 ms doubling to 1000 s, and 10 qps overall).
 	Limiter queue.Limiter[Request]
-	Clock   queue.Clock
+	// Clock times the queue's delays and metrics and the shutdown timeout; nil
+	// means RealClock. Use the Manager's Clock here too (clock.go).
+	Clock Clock
 	// ResyncPeriod, when positive, reconciles every cached object of each watched
 	// informer this often even if nothing changed: a safety net for a world that
 	// drifted without an event (controller-runtime's SyncPeriod).
@@ -115,7 +117,7 @@ func New(name string, r Reconciler, opts Options) *Controller {
 		opts.MaxRetries = 15
 	}
 	if opts.Clock == nil {
-		opts.Clock = queue.RealClock{}
+		opts.Clock = RealClock{}
 	}
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = 30 * time.Second

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/informer/informertest"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 // reconcileLog is a Reconciler whose answers the test scripts per call, and that
@@ -56,7 +56,7 @@ func (r *reconcileLog) Reconcile(ctx context.Context, req controller.Request) (c
 
 type fixture struct {
 	ctrl   *controller.Controller
-	clock  *queuetest.Clock
+	clock  *apitest.Clock
 	src    *informertest.Script
 	rec    *reconcileLog
 	cancel context.CancelFunc
@@ -66,7 +66,7 @@ type fixture struct {
 // newController runs a controller over a scripted pod informer.
 func newController(t *testing.T, rec *reconcileLog, opts controller.Options) *fixture {
 	t.Helper()
-	clock := queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := apitest.NewClock()
 	opts.Clock = clock
 	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	inf, src, start := newInformer(t, informer.Options{})
@@ -213,7 +213,7 @@ func (h *hungReconciler) Reconcile(_ context.Context, req controller.Request) (c
 }
 
 func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation(t *testing.T) {
-	clock := queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := apitest.NewClock()
 	hung := &hungReconciler{started: make(chan string, 1), release: make(chan struct{})}
 	defer close(hung.release) // the goroutine left behind ends with the test
 	inf, src, start := newInformer(t, informer.Options{})
@@ -254,7 +254,7 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 }
 
 // waitForTimer blocks until the fake clock has a timer armed.
-func waitForTimer(c *queuetest.Clock) {
+func waitForTimer(c *apitest.Clock) {
 	for c.Timers() == 0 {
 		yield()
 	}

@@ -111,16 +111,17 @@ func TestGolden_reconcile_log(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resync := apitest.NewClock() // the informers' clock, moved only for the resync
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: resync})
+	// One clock for the process: the informers' resyncs and the controller's queue.
+	// (The server has its own: it is another process.)
+	pclock := apitest.NewClock()
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: pclock})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 	rec := &cacheReconciler{inf: pods, story: s, fail: map[string]int{"default/f": 3}, again: map[string]bool{"default/r": true}}
-	qclock := newQueueClock()
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: qclock, ResyncPeriod: 10 * time.Minute})
+	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: pclock, ResyncPeriod: 10 * time.Minute})
 	ctrl.Watch(pods, nil)
 	m.Add(ctrl)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -149,9 +150,9 @@ func TestGolden_reconcile_log(t *testing.T) {
 	}
 	s.expect(t)
 	for _, backoff := range []string{"5ms", "10ms"} {
-		waitForTimer(qclock)
+		waitForTimer(pclock)
 		s.say("# backoff %s passes", backoff)
-		qclock.Step(mustDuration(backoff))
+		pclock.Step(mustDuration(backoff))
 		s.expect(t)
 	}
 	s.say("# dropped: %d; a new change of f starts afresh", ctrl.Stats().Dropped)
@@ -164,13 +165,13 @@ func TestGolden_reconcile_log(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect(t)
-	waitForTimer(qclock)
+	waitForTimer(pclock)
 	s.say("# a minute passes")
-	qclock.Step(60e9)
+	pclock.Step(60e9)
 	s.expect(t)
 	s.say("# the resync period (10m) passes: every cached pod is reconciled, changed or not")
-	resync.BlockUntilWaiters(1)
-	resync.Step(10 * time.Minute)
+	pclock.BlockUntilWaiters(1)
+	pclock.Step(10 * time.Minute)
 	lines := []string{<-s.calls, <-s.calls, <-s.calls}
 	sort.Strings(lines) // the resync's order is the store's, a map's
 	for _, l := range lines {

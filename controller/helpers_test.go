@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/controller/informer/informertest"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 // The tests feed informers through informertest: a Script stands where the
@@ -15,10 +14,6 @@ var (
 	pod         = informertest.Pod
 	newRecorder = informertest.NewRecorder
 )
-
-func newQueueClock() *queuetest.Clock {
-	return queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-}
 
 func mustDuration(s string) time.Duration {
 	d, err := time.ParseDuration(s)

@@ -65,8 +65,10 @@ type ManagerOptions struct {
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
 	// (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner
-	// Clock times the informers' resyncs; nil means the wall clock.
-	Clock apiclient.Clock
+	// Clock times the informers' resyncs and, unless its Config has a clock of
+	// its own, leader election; nil means the wall clock. Give the controllers'
+	// Options and the client the same Clock (clock.go).
+	Clock Clock
 	Log   *slog.Logger
 	// Trace receives one line per hop per object from every stage.
 	Trace func(line string)
@@ -85,6 +87,9 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
 		cfg.Client = c
+		if cfg.Clock == nil && opts.Clock != nil {
+			cfg.Clock = opts.Clock
+		}
 		if cfg.Logger == nil {
 			cfg.Logger = opts.Log
 		}
