@@ -155,6 +155,10 @@ func TestGolden_reconcile_log(t *testing.T) {
 		pclock.Step(mustDuration(backoff))
 		s.expect(t)
 	}
+	// The loop counts the drop after Reconcile has returned: wait until it has.
+	for ctrl.Stats().Dropped == 0 {
+		yield()
+	}
 	s.say("# dropped: %d; a new change of f starts afresh", ctrl.Stats().Dropped)
 	if _, err := pc.Patch(ctx, "f", apiclient.MergePatch, []byte(`{"metadata":{"labels":{"x":"y"}}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)

@@ -45,10 +45,7 @@ func (inf *Informer) Len() int { return inf.store.Len() }
 func (inf *Informer) FIFOLen() int { return inf.fifo.Len() }
 
 // HasSynced reports whether the initial list is in the cache and every handler
-// registered so far has been given all of it. client-go's informer says "synced"
-// as soon as its cache is filled, while handlers may still be working through the
-// list (kubernetes#113763); a controller that starts its workers then reconciles
-// a half-seen world.
+// registered so far has been given all of it (doc.go, "Synced and resync").
 func (inf *Informer) HasSynced() bool {
 	if !closed(inf.cacheSynced) {
 		return false

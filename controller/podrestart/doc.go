@@ -15,7 +15,7 @@
 //
 // The patch only changes the Deployment's pod template. The Deployment controller
 // (in kube-controller-manager, not here) is what sees the new template, makes a new
-// ReplicaSet, and so replaces the pods; kubewire restarts nothing itself.
+// ReplicaSet, and so replaces the pods; kubewire creates and deletes no pod itself.
 //
 // # Edge-triggered, and why most controllers are not
 //
@@ -24,8 +24,9 @@
 // not yet made). Most controllers are level-based instead: Reconcile reads the
 // state now and makes the world agree, so it needs no memory of events. The
 // edge-triggered shape is fragile: a restart of the process, or a standby taking
-// over the Lease, loses pending and owed, so a pod that turned Running meanwhile
-// never causes its restart, and a restart owed but not yet patched is forgotten.
+// over the Lease, loses pending and owed, so a pod that turned Running while no
+// replica was watching never causes its restart, and a restart owed but not yet
+// patched is forgotten.
 // A level-based version would write what it must remember into the cluster (an
 // annotation, a status field) and read it back in Reconcile.
 //
