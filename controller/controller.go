@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -70,7 +71,9 @@ type Options struct {
 	// Limiter spaces the retries of failing Requests; nil means
 	// queue.DefaultLimiter (per-item 5 ms doubling to 1000 s, and 10 qps overall).
 	Limiter queue.Limiter[Request]
-	Clock   queue.Clock
+	// Clock times the queue's delays and metrics and the shutdown timeout; nil
+	// means RealClock. Use the Manager's Clock here too (clock.go).
+	Clock Clock
 	// ResyncPeriod, when positive, reconciles every cached object of each watched
 	// informer this often even if nothing changed: a safety net for a world that
 	// drifted without an event (controller-runtime's SyncPeriod).
@@ -100,7 +103,7 @@ type Controller struct {
 	reconciler Reconciler
 	queue      *queue.Queue[Request]
 	opts       Options
-	informers  []*Informer
+	informers  []*informer.Informer
 
 	stats stats
 }
@@ -114,7 +117,7 @@ func New(name string, r Reconciler, opts Options) *Controller {
 		opts.MaxRetries = 15
 	}
 	if opts.Clock == nil {
-		opts.Clock = queue.RealClock{}
+		opts.Clock = RealClock{}
 	}
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = 30 * time.Second
@@ -136,7 +139,7 @@ func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 // Requests that toRequests returns (nil means the object's own Request). Use a
 // mapping to watch other kinds than the one reconciled — a pod's owner, every
 // pod matching a deployment's selector. Call Watch before Run.
-func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []Request) {
+func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request) {
 	if toRequests == nil {
 		toRequests = func(o *apiclient.Object) []Request { return []Request{RequestFor(o)} }
 	}
@@ -146,7 +149,7 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 		}
 	}
 	c.informers = append(c.informers, inf)
-	inf.AddHandler(HandlerFuncs{
+	inf.AddHandler(c.name, informer.HandlerFuncs{
 		AddFunc:    func(o *apiclient.Object, _ bool) { enqueue(o) },
 		UpdateFunc: func(_, o *apiclient.Object) { enqueue(o) },
 		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(o) },
@@ -157,9 +160,9 @@ func (c *Controller) Watch(inf *Informer, toRequests func(*apiclient.Object) []R
 // controllers that react to transitions (a pod that was Pending and is now
 // Running) rather than to every change; the handler calls enqueue with the
 // Requests to reconcile. Call it before Run.
-func (c *Controller) WatchWith(inf *Informer, handler func(enqueue func(Request)) Handler) {
+func (c *Controller) WatchWith(inf *informer.Informer, handler func(enqueue func(Request)) informer.Handler) {
 	c.informers = append(c.informers, inf)
-	inf.AddHandler(handler(c.add), 0)
+	inf.AddHandler(c.name, handler(c.add), 0)
 }
 
 // add queues r, and traces whether the queue took it or it was already waiting

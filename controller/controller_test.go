@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/queue/queuetest"
+	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/informer/informertest"
 )
 
 // reconcileLog is a Reconciler whose answers the test scripts per call, and that
@@ -54,8 +56,8 @@ func (r *reconcileLog) Reconcile(ctx context.Context, req controller.Request) (c
 
 type fixture struct {
 	ctrl   *controller.Controller
-	clock  *queuetest.Clock
-	src    *script
+	clock  *apitest.Clock
+	src    *informertest.Script
 	rec    *reconcileLog
 	cancel context.CancelFunc
 	done   chan error
@@ -64,10 +66,10 @@ type fixture struct {
 // newController runs a controller over a scripted pod informer.
 func newController(t *testing.T, rec *reconcileLog, opts controller.Options) *fixture {
 	t.Helper()
-	clock := queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := apitest.NewClock()
 	opts.Clock = clock
 	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	inf, src, start := newInformer(t, controller.InformerOptions{})
+	inf, src, start := newInformer(t, informer.Options{})
 	ctrl := controller.New("pods", rec, opts)
 	ctrl.Watch(inf, nil)
 	start()
@@ -75,7 +77,7 @@ func newController(t *testing.T, rec *reconcileLog, opts controller.Options) *fi
 	f := &fixture{ctrl: ctrl, clock: clock, src: src, rec: rec, cancel: cancel, done: make(chan error, 1)}
 	go func() { f.done <- ctrl.Run(ctx) }()
 	t.Cleanup(cancel)
-	must(t, src.sink.Replace(nil, "1"))
+	must(t, src.Sink.Replace(nil, "1"))
 	return f
 }
 
@@ -85,11 +87,11 @@ func newLog(answers map[string][]error) *reconcileLog {
 
 func TestController_reconciles_each_changed_object(t *testing.T) {
 	f := newController(t, newLog(nil), controller.Options{})
-	must(t, f.src.sink.Add(pod("a", "2")))
+	must(t, f.src.Sink.Add(pod("a", "2")))
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("got %q", got)
 	}
-	must(t, f.src.sink.Delete(pod("a", "3")))
+	must(t, f.src.Sink.Delete(pod("a", "3")))
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("after delete got %q", got)
 	}
@@ -105,7 +107,7 @@ func TestController_reconciles_each_changed_object(t *testing.T) {
 func TestController_failing_reconcile_backs_off_then_is_dropped(t *testing.T) {
 	fail := errors.New("apiserver said no")
 	f := newController(t, newLog(map[string][]error{"default/a": {fail, fail, fail, fail}}), controller.Options{MaxRetries: 3})
-	must(t, f.src.sink.Add(pod("a", "2")))
+	must(t, f.src.Sink.Add(pod("a", "2")))
 	// Backoff of the default limiter: 5 ms, 10 ms, 20 ms. Nothing is retried
 	// before its time.
 	for i, wait := range []time.Duration{0, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond} {
@@ -126,7 +128,7 @@ func TestController_failing_reconcile_backs_off_then_is_dropped(t *testing.T) {
 		}
 	}
 	// 1 try + 3 retries, then dropped: no timer left, and a new event starts afresh.
-	must(t, f.src.sink.Update(pod("a", "3")))
+	must(t, f.src.Sink.Update(pod("a", "3")))
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("after drop: %q", got)
 	}
@@ -137,7 +139,7 @@ func TestController_failing_reconcile_backs_off_then_is_dropped(t *testing.T) {
 
 func TestController_terminal_errors_are_not_retried(t *testing.T) {
 	f := newController(t, newLog(map[string][]error{"default/a": {controller.Terminal(errors.New("bad spec"))}}), controller.Options{})
-	must(t, f.src.sink.Add(pod("a", "2")))
+	must(t, f.src.Sink.Add(pod("a", "2")))
 	<-f.rec.calls
 	if n := f.ctrl.Queue().NumRequeues(controller.Request{Namespace: "default", Name: "a"}); n != 0 || f.clock.Timers() != 0 {
 		t.Fatalf("requeues %d timers %d after a terminal error", n, f.clock.Timers())
@@ -146,7 +148,7 @@ func TestController_terminal_errors_are_not_retried(t *testing.T) {
 
 func TestController_requeue_after(t *testing.T) {
 	f := newController(t, newLog(map[string][]error{"default/a": {errors.New("requeue")}}), controller.Options{})
-	must(t, f.src.sink.Add(pod("a", "2")))
+	must(t, f.src.Sink.Add(pod("a", "2")))
 	<-f.rec.calls
 	waitForTimer(f.clock)
 	f.clock.Step(time.Minute)
@@ -157,7 +159,7 @@ func TestController_requeue_after(t *testing.T) {
 
 func TestController_panic_in_reconcile_is_an_error(t *testing.T) {
 	f := newController(t, newLog(map[string][]error{"default/a": {errors.New("panic")}}), controller.Options{})
-	must(t, f.src.sink.Add(pod("a", "2")))
+	must(t, f.src.Sink.Add(pod("a", "2")))
 	waitForTimer(f.clock) // requeued with backoff, process alive
 	f.clock.Step(5 * time.Millisecond)
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
@@ -173,8 +175,8 @@ func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T
 	rec.block = make(chan struct{})
 	rec.started = make(chan string, 10)
 	f := newController(t, rec, controller.Options{ShutdownTimeout: 10 * time.Second})
-	must(t, f.src.sink.Add(pod("a", "2")))
-	must(t, f.src.sink.Add(pod("b", "2")))
+	must(t, f.src.Sink.Add(pod("a", "2")))
+	must(t, f.src.Sink.Add(pod("b", "2")))
 	<-rec.started // a reconcile is in flight (one worker: a)
 	f.cancel()
 	waitForTimer(f.clock) // the shutdown timer is armed: Run is waiting
@@ -211,10 +213,10 @@ func (h *hungReconciler) Reconcile(_ context.Context, req controller.Request) (c
 }
 
 func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation(t *testing.T) {
-	clock := queuetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := apitest.NewClock()
 	hung := &hungReconciler{started: make(chan string, 1), release: make(chan struct{})}
 	defer close(hung.release) // the goroutine left behind ends with the test
-	inf, src, start := newInformer(t, controller.InformerOptions{})
+	inf, src, start := newInformer(t, informer.Options{})
 	ctrl := controller.New("pods", hung, controller.Options{Clock: clock, ShutdownTimeout: 10 * time.Second,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ctrl.Watch(inf, nil)
@@ -222,8 +224,8 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- ctrl.Run(ctx) }()
-	must(t, src.sink.Replace(nil, "1"))
-	must(t, src.sink.Add(pod("a", "2")))
+	must(t, src.Sink.Replace(nil, "1"))
+	must(t, src.Sink.Add(pod("a", "2")))
 	<-hung.started
 	cancel()
 	waitForTimer(clock)
@@ -252,7 +254,7 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 }
 
 // waitForTimer blocks until the fake clock has a timer armed.
-func waitForTimer(c *queuetest.Clock) {
+func waitForTimer(c *apitest.Clock) {
 	for c.Timers() == 0 {
 		yield()
 	}

@@ -1,25 +1,38 @@
-// Package controller is where the cache meets the user's logic: the informer that
-// keeps a cache and tells handlers what changed, the reconcile loop that turns
-// changes into calls of a Reconciler, and the manager that runs them in a process.
+// Package controller is where the cache meets the user's logic: the reconcile loop
+// that turns changes into calls of a Reconciler, and the manager that runs
+// informers and controllers in a process. The cache itself is package
+// controller/informer.
 //
 // # Where this sits
+//
+// The caret line in every doc.go is import order (who may import whom;
+// main_test.go checks it), not the path an object takes:
 //
 //	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
 //	                                                    ^^^^^^^^^^
 //
 // # Following one object
 //
-//	Reflector (listwatch)   LIST, then watch: ADDED default/web-1 rv=7
-//	  └▶ FIFO (fifo)        Delta{Added, default/web-1}
-//	      └▶ processLoop    Pop ─▶ store.Add ─▶ one notification per handler
-//	          └▶ listener   its own goroutine and buffer ─▶ handler.OnAdd
-//	              └▶ Controller.Watch's handler ─▶ queue.Add(Request{default, web-1})
-//	                  └▶ worker: Get ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
+// What each stage holds, and under what name:
 //
-// informer.go is the first half (Reflector to handlers), listener.go the handlers'
-// buffers, controller.go the second half (queue to Reconcile), manager.go the
-// process around them. The names along the way: a Delta in fifo, an object keyed
-// "namespace/name" in store, a Request in queue and here.
+//	stage                 holds                                      keyed by
+//	fifo (Delta)          deltas, each with its object and Key       "namespace/name"
+//	store (the cache)     the newest object of each key              "namespace/name"
+//	queue (workqueue)     keys only, no objects                      Request
+//	controller            one Request at a time, per worker          Request{Namespace, Name}
+//
+// And the path, with the goroutine each step runs on:
+//
+//	API server ─▶ Reflector (listwatch)      LIST, then watch: ADDED default/web-1 rv=7
+//	  ─▶ FIFO (fifo)                         Delta{Added, "default/web-1", obj}
+//	  ─▶ processLoop (informer)              Pop ─▶ store.Put ─▶ one notification per listener
+//	  ─▶ listener, one per handler           its own goroutine and buffer
+//	  ─▶ handler: Controller.Watch's         RequestFor(obj) ─▶ queue.Add(Request{default, web-1})
+//	  ─▶ worker (controller.go)              Get ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
+//	                                         Reconcile reads the object back from the store by key
+//
+// controller/informer is the first half (Reflector to handlers), controller.go
+// the second (queue to Reconcile), manager.go the process around them.
 //
 // # The reconcile loop, and why it is level-based
 //
@@ -31,48 +44,56 @@
 //
 //	ok                      Forget (clear its backoff)
 //	ok, RequeueAfter d      Forget, AddAfter(d)
-//	error                   AddRateLimited (5 ms doubling, 10 qps overall) until MaxRetries, then drop and count
+//	error                   AddRateLimited, until MaxRetries; then Forget and drop (see below)
 //	Terminal(error)         Forget, log: retrying cannot help
 //	panic                   recovered, counted, treated as an error
 //	every ResyncPeriod      each cached object's Request again, changed or not
 //
-// Workers start only once every watched informer has synced and its handlers have
-// been given the whole initial list; on shutdown no new Request is taken and the
-// ones in flight get ShutdownTimeout to finish, then their context is cancelled; one
-// that ignores the cancellation is left running after another ShutdownTimeout, and
-// Run returns an error saying so.
+// Workers start only once every watched informer has synced (informer's doc.go,
+// "Synced and resync", says what that means); on shutdown no new Request is taken
+// and the ones in flight get ShutdownTimeout to finish, then their context is
+// cancelled; one that ignores the cancellation is left running after another
+// ShutdownTimeout, and Run returns an error saying so.
+//
+// # Failure handling
+//
+// A Reconcile that returns an error is retried after the longer of two delays
+// (queue.DefaultLimiter, client-go's defaults):
+//
+//   - per Request, exponential: the n-th failure in a row waits 5 ms·2ⁿ⁻¹, capped
+//     at 1000 s: 5 ms, 10 ms, 20 ms, … 81.92 s at the 15th;
+//   - overall, a token bucket: 10 retries per second once a burst of 100 is spent,
+//     shared by every Request of the controller (no retry is put further out than
+//     1000 s).
+//
+// With the default MaxRetries (15), a Request is reconciled once and retried 15
+// times, about 164 s of backoff in all; its 16th failure in a row drops it: the
+// loop calls Forget, logs an error, and counts it (Stats.Dropped,
+// kubewire_reconcile_dropped_total). Nothing retries it after that. It is
+// reconciled again only when something enqueues it anew: a change to the object
+// (any informer event that maps to it), a ResyncPeriod if one is set (off by
+// default), or a restart of the process; its backoff then starts again at 5 ms.
+// A success at any point, or a Terminal error, clears the count the same way.
 //
 // # Guarantees
-//   - Handlers are called in the order the cache changed, each on a goroutine of
-//     its own; a slow handler delays only itself, and its backlog is visible
-//     (Registration.Backlog, kubewire_informer_handler_backlog). Nothing is dropped.
-//   - The store is updated before handlers are told, so a handler that reads the
-//     cache sees at least what it is told about.
-//   - A delete learned from a relist reaches OnDelete with finalStateUnknown set;
-//     it is never an interface{} to type-switch on.
-//   - HasSynced and WaitForCacheSync mean the cache holds the initial list and
-//     every handler registered so far has been given it. They wait on channels;
-//     nothing polls.
 //   - A Request is never reconciled by two workers at once (the queue's guarantee).
+//   - Workers never see a half-filled cache: Run waits for every watched
+//     informer's HasSynced first.
 //   - Manager.Run returns only after every goroutine it started has returned. With
 //     leader election, controllers run only while this replica holds the Lease;
 //     the informers run always, so a standby takes over with a warm cache.
 //
 // # Compared with client-go and controller-runtime
 //
-// informer.go is client-go's tools/cache/shared_informer.go (sharedIndexInformer,
-// sharedProcessor, processorListener) and controller.go (processLoop,
-// processDeltas); controller.go here is the worker loop of sample-controller and
-// of controller-runtime's internal/controller; manager.go plays
-// controller-runtime's manager. What differs:
-//   - HasSynced waits for the handlers (client-go's does not: kubernetes#113763).
-//   - A handler added after start gets the cache as adds, as in client-go, and
-//     its own Registration.HasSynced, as in client-go since 1.27.
-//   - Each listener's buffer is a slice that shrinks back when drained, and its
-//     length is a metric; client-go's grows without a bound or a signal.
-//   - OnDelete has a flag instead of DeletedFinalStateUnknown.
-//   - Terminal errors, a retry limit and panic recovery are built in, as in
-//     controller-runtime; sample-controller leaves them to the user.
-//   - One Runner interface for what fills the FIFO, so tests drive an informer with
-//     a script and the command drives it with the Reflector.
+// controller.go is the worker loop of sample-controller and of
+// controller-runtime's internal/controller; manager.go plays controller-runtime's
+// manager; the informers are client-go's (controller/informer says how they
+// differ). What differs here:
+//   - Terminal errors and panic recovery are built in, as in controller-runtime;
+//     sample-controller leaves them to the user.
+//   - A retry limit (MaxRetries, 15) is kubewire's own: controller-runtime retries
+//     a failing Request without a limit, backing off up to 1000 s, and
+//     sample-controller likewise retries forever.
+//   - Workers wait for the handlers to have the initial list, not only the cache
+//     (kubernetes#113763).
 package controller

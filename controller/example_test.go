@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 )
 
 // examplePod is the JSON of a bare pod in "default": the in-memory server does no
@@ -22,6 +23,29 @@ func examplePod(name string) []byte {
 // quietLog keeps the manager's and the controller's logs out of the Examples' output.
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// exampleManager starts an API server in memory that holds the pods named (in
+// "default"), and a Manager on it. The caller closes the server.
+func exampleManager(pods ...string) (*apitest.Server, *controller.Manager, error) {
+	srv := apitest.NewServer(apitest.NewClock())
+	for _, name := range pods {
+		if _, err := srv.Add(apiclient.Pods, examplePod(name)); err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+	}
+	client, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	m, err := controller.NewManager(client, controller.ManagerOptions{Log: quietLog})
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return srv, m, nil
+}
+
 // client-go's workqueue example, on kubewire: a controller that prints each pod it
 // reconciles, reading it from the informer's cache, and whose Reconcile fails for
 // one pod, so that the loop retries it up to MaxRetries times and then drops it.
@@ -31,24 +55,15 @@ var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 func Example_workqueue() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := apitest.NewServer(apitest.NewClock())
-	defer srv.Close()
 	// web-1 exists before the controller starts: it reaches Reconcile from the
 	// initial LIST, as every object does after a restart.
-	if _, err := srv.Add(apiclient.Pods, examplePod("web-1")); err != nil {
-		fmt.Println(err)
-		return
-	}
-	client, err := srv.Client(apiclient.Options{})
+	srv, m, err := exampleManager("web-1")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	m, err := controller.NewManager(client, controller.ManagerOptions{Log: quietLog})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	defer srv.Close()
+	client := m.Client()
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 
 	// reconciled is how the Example learns that a Reconcile has returned; dropped,
@@ -148,28 +163,19 @@ func Example_workqueue() {
 func Example_informer() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := apitest.NewServer(apitest.NewClock())
+	srv, m, err := exampleManager("web-1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer srv.Close()
-	if _, err := srv.Add(apiclient.Pods, examplePod("web-1")); err != nil {
-		fmt.Println(err)
-		return
-	}
-	client, err := srv.Client(apiclient.Options{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	m, err := controller.NewManager(client, controller.ManagerOptions{Log: quietLog})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	client := m.Client()
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 
 	// The handler runs on a goroutine of its own; it hands each line to the
 	// Example, which prints it, so that output and steps stay in one order.
 	lines := make(chan string)
-	pods.AddHandler(controller.HandlerFuncs{
+	pods.AddHandler("example", informer.HandlerFuncs{
 		AddFunc: func(o *apiclient.Object, initialList bool) {
 			lines <- fmt.Sprintf("add %s (initial list: %v)", o.Key(), initialList)
 		},

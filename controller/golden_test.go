@@ -16,6 +16,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -66,7 +67,7 @@ func (s *story) check(t *testing.T, name string) {
 // cacheReconciler reads the object from the cache, as a level-based reconciler
 // does, and logs what it found. Scripted requests fail or ask to be requeued.
 type cacheReconciler struct {
-	inf   *controller.Informer
+	inf   *informer.Informer
 	story *story
 	fail  map[string]int // request → failures still to give
 	again map[string]bool
@@ -110,16 +111,17 @@ func TestGolden_reconcile_log(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resync := apitest.NewClock() // the informers' clock, moved only for the resync
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: resync})
+	// One clock for the process: the informers' resyncs and the controller's queue.
+	// (The server has its own: it is another process.)
+	pclock := apitest.NewClock()
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: pclock})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 	rec := &cacheReconciler{inf: pods, story: s, fail: map[string]int{"default/f": 3}, again: map[string]bool{"default/r": true}}
-	qclock := newQueueClock()
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: qclock, ResyncPeriod: 10 * time.Minute})
+	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: pclock, ResyncPeriod: 10 * time.Minute})
 	ctrl.Watch(pods, nil)
 	m.Add(ctrl)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -148,10 +150,14 @@ func TestGolden_reconcile_log(t *testing.T) {
 	}
 	s.expect(t)
 	for _, backoff := range []string{"5ms", "10ms"} {
-		waitForTimer(qclock)
+		waitForTimer(pclock)
 		s.say("# backoff %s passes", backoff)
-		qclock.Step(mustDuration(backoff))
+		pclock.Step(mustDuration(backoff))
 		s.expect(t)
+	}
+	// The loop counts the drop after Reconcile has returned: wait until it has.
+	for ctrl.Stats().Dropped == 0 {
+		yield()
 	}
 	s.say("# dropped: %d; a new change of f starts afresh", ctrl.Stats().Dropped)
 	if _, err := pc.Patch(ctx, "f", apiclient.MergePatch, []byte(`{"metadata":{"labels":{"x":"y"}}}`), apiclient.WriteOptions{}); err != nil {
@@ -163,13 +169,13 @@ func TestGolden_reconcile_log(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect(t)
-	waitForTimer(qclock)
+	waitForTimer(pclock)
 	s.say("# a minute passes")
-	qclock.Step(60e9)
+	pclock.Step(60e9)
 	s.expect(t)
 	s.say("# the resync period (10m) passes: every cached pod is reconciled, changed or not")
-	resync.BlockUntilWaiters(1)
-	resync.Step(10 * time.Minute)
+	pclock.BlockUntilWaiters(1)
+	pclock.Step(10 * time.Minute)
 	lines := []string{<-s.calls, <-s.calls, <-s.calls}
 	sort.Strings(lines) // the resync's order is the store's, a map's
 	for _, l := range lines {
@@ -196,7 +202,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	s := &story{calls: make(chan string, 10)}
 	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
 	var deletes []string
-	pods.AddHandler(controller.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
+	pods.AddHandler("deletes", informer.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
 		deletes = append(deletes, fmt.Sprintf("%s finalStateUnknown=%v", o.Key(), unknown))
 	}}, 0)
 	ctrl := controller.New("pods", &cacheReconciler{inf: pods, story: s}, controller.Options{Log: quiet})
@@ -205,7 +211,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sink := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"}).sink
+	sink := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"}).Sink
 	s.say("# LIST: a, b")
 	must(t, sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{s.expect(t): true, s.expect(t): true}

@@ -94,9 +94,9 @@ func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
 	}
 	cms := m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{})
 	slow, fast := newRecorder(), newRecorder()
-	slow.gate = make(chan struct{})
-	slowReg := cms.AddHandler(slow, 0)
-	cms.AddHandler(fast, 0)
+	slow.Gate = make(chan struct{})
+	slowReg := cms.AddHandler("slow", slow, 0)
+	cms.AddHandler("fast", fast, 0)
 	runManager(t, m)
 	ctx := context.Background()
 	for i := 0; i < 20; i++ {
@@ -104,12 +104,12 @@ func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fast.next(20)
+	fast.Next(20)
 	if got := slowReg.Backlog(); got < 19 {
 		t.Fatalf("slow handler backlog %d, want ≥ 19 while it holds its first call", got)
 	}
-	close(slow.gate)
-	slow.next(20)
+	close(slow.Gate)
+	slow.Next(20)
 }
 
 // Two managers, one Lease: only the leader reconciles; when the leader stops

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/fifo"
@@ -31,8 +32,8 @@ type Manager struct {
 	reg    *metrics.Registry
 
 	mu          sync.Mutex
-	informers   map[InformerKey]*Informer
-	order       []*Informer
+	informers   map[InformerKey]*informer.Informer
+	order       []*informer.Informer
 	controllers []*Controller
 	elector     *leaderelection.Elector
 }
@@ -53,7 +54,7 @@ type ManagerOptions struct {
 	// LeaderElection, when set, makes controllers run only while this replica
 	// holds the Lease it names. Client is filled in from the Manager.
 	LeaderElection *leaderelection.Config
-	// InOrder picks the in-order FIFO for every informer (see InformerOptions).
+	// InOrder picks the in-order FIFO for every informer (see informer.Options).
 	InOrder bool
 	// WatchList makes every Reflector list with a streaming list
 	// (sendInitialEvents) instead of LIST.
@@ -63,9 +64,11 @@ type ManagerOptions struct {
 	OnStep func(listwatch.Step)
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
 	// (reflector.go); tests substitute a script.
-	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner
-	// Clock times the informers' resyncs; nil means the wall clock.
-	Clock apiclient.Clock
+	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner
+	// Clock times the informers' resyncs and, unless its Config has a clock of
+	// its own, leader election; nil means the wall clock. Give the controllers'
+	// Options and the client the same Clock (clock.go).
+	Clock Clock
 	Log   *slog.Logger
 	// Trace receives one line per hop per object from every stage.
 	Trace func(line string)
@@ -79,11 +82,14 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Source == nil {
 		opts.Source = reflectorSource(opts.Trace, opts.OnStep, opts.WatchList)
 	}
-	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*Informer{}}
+	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
 	c.OnRequest = metrics.RESTClient(m.reg)
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
 		cfg.Client = c
+		if cfg.Clock == nil && opts.Clock != nil {
+			cfg.Clock = opts.Clock
+		}
 		if cfg.Logger == nil {
 			cfg.Logger = opts.Log
 		}
@@ -105,7 +111,7 @@ func (m *Manager) Client() *apiclient.Client { return m.client }
 
 // Informer returns the shared informer for res in namespace ns ("" for all) with
 // the given selectors, creating it on first use. Call it before Run.
-func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.ListOptions) *Informer {
+func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.ListOptions) *informer.Informer {
 	key := InformerKey{Resource: res.String(), Namespace: ns, LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector}
 	if !res.Namespaced {
 		key.Namespace = ""
@@ -116,13 +122,13 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 		return inf
 	}
 	rc := m.client.Resource(res).Namespace(key.Namespace)
-	var source Runner
-	inf := NewInformer(InformerOptions{
+	var source informer.Runner
+	inf := informer.New(informer.Options{
 		Name:    key.Resource,
 		InOrder: m.opts.InOrder,
 		Trace:   m.opts.Trace,
 		Clock:   m.opts.Clock,
-		Source: func(sink fifo.Sink[*apiclient.Object]) Runner {
+		Source: func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
 			source = m.opts.Source(key, rc, sink)
 			return source
 		},
@@ -167,11 +173,11 @@ func (m *Manager) Run(ctx context.Context) error {
 		goRun("metrics server", srv.Run)
 	}
 	m.mu.Lock()
-	informers := append([]*Informer(nil), m.order...)
+	informers := append([]*informer.Informer(nil), m.order...)
 	controllers := append([]*Controller(nil), m.controllers...)
 	m.mu.Unlock()
 	for _, inf := range informers {
-		goRun("informer "+inf.name, inf.Run)
+		goRun("informer "+inf.Name(), inf.Run)
 	}
 	runControllers := func(ctx context.Context) error {
 		var cwg sync.WaitGroup
@@ -209,11 +215,11 @@ func (m *Manager) Run(ctx context.Context) error {
 // ready is /readyz: every informer synced, and the replica's role.
 func (m *Manager) ready() (string, error) {
 	m.mu.Lock()
-	informers := append([]*Informer(nil), m.order...)
+	informers := append([]*informer.Informer(nil), m.order...)
 	m.mu.Unlock()
 	for _, inf := range informers {
 		if !inf.HasSynced() {
-			return "", fmt.Errorf("informer %s has not synced", inf.name)
+			return "", fmt.Errorf("informer %s has not synced", inf.Name())
 		}
 	}
 	switch {

@@ -3,6 +3,7 @@ package controller
 import (
 	"time"
 
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -42,7 +43,7 @@ func (m *Manager) reflectorMetrics(key InformerKey, r healthReporter) {
 	})
 }
 
-func (m *Manager) informerMetrics(key InformerKey, inf *Informer) {
+func (m *Manager) informerMetrics(key InformerKey, inf *informer.Informer) {
 	sel := key.labels()["selector"]
 	l := key.labels()
 	m.reg.GaugeFunc("kubewire_informer_cache_objects", "Objects in the informer's cache.", l, func() float64 { return float64(inf.Len()) })

@@ -13,26 +13,37 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/informer/informertest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/fifo"
 )
 
 // scripts hands out one script per informer key, so the test can feed each.
-type scripts map[controller.InformerKey]*script
+type scripts map[controller.InformerKey]*informertest.Script
 
-func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) controller.Runner {
-	sc := &script{sink: sink}
+func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	sc := &informertest.Script{Sink: sink}
 	s[key] = sc
 	return sc
 }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// newClient is a client of an API server in memory (apitest's), closed when the
+// test ends, with clock for its waits (nil: the wall clock).
+func newClient(t *testing.T, clock apiclient.Clock) *apiclient.Client {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	c, err := srv.Client(apiclient.Options{Clock: clock})
+	must(t, err)
+	return c
+}
+
 func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *testing.T) {
-	leases := leasetest.NewServer(t)
-	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,9 +58,8 @@ func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *test
 }
 
 func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
-	leases := leasetest.NewServer(t)
 	src := scripts{}
-	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +72,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
-	must(t, sc.sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
+	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{<-rec.calls: true, <-rec.calls: true}
 	if !got["default/a err=<nil>"] || !got["default/b err=transient"] {
 		t.Fatalf("reconciles: %v", got)
@@ -87,9 +97,8 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 }
 
 func TestManager_one_failing_informer_stops_everything(t *testing.T) {
-	leases := leasetest.NewServer(t)
-	m, err := controller.NewManager(leases.Client(t, nil), controller.ManagerOptions{Log: quiet,
-		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) controller.Runner {
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet,
+		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
 			return failing{}
 		}})
 	if err != nil {
@@ -103,14 +112,16 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 }
 
 func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T) {
-	leases := leasetest.NewServer(t)
 	clock := apitest.NewClock()
+	client := newClient(t, clock)
+	leases := apiclient.NewTyped[leaderelection.Lease](client.Resource(apiclient.Leases).Namespace("default"))
 	// Someone else holds the lease, renewed just now.
-	leases.Put(leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire", Namespace: "default"},
+	_, err := leases.Create(context.Background(), &leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire"},
 		Spec: leaderelection.LeaseSpec{HolderIdentity: "other", LeaseDurationSeconds: 15,
-			RenewTime: leaderelection.NewMicroTime(clock.Now())}})
+			RenewTime: leaderelection.NewMicroTime(clock.Now())}}, apiclient.WriteOptions{})
+	must(t, err)
 	src := scripts{}
-	m, err := controller.NewManager(leases.Client(t, clock), controller.ManagerOptions{Source: src.source, Log: quiet,
+	m, err := controller.NewManager(client, controller.ManagerOptions{Source: src.source, Log: quiet,
 		LeaderElection: &leaderelection.Config{Namespace: "default", Name: "kubewire", Identity: "me", Clock: clock, ReleaseOnCancel: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +136,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
-	must(t, sc.sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
 	// Standby: the cache fills, nothing is reconciled.
 	if !pods.WaitForCacheSync(ctx) {
 		t.Fatal("standby cache never synced")
@@ -148,7 +159,9 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
-			if l, _ := leases.Lease("default", "kubewire"); l.Spec.HolderIdentity != "" {
+			l, err := leases.Get(context.Background(), "kubewire")
+			must(t, err)
+			if l.Spec.HolderIdentity != "" {
 				t.Fatalf("lease still held by %q after a clean stop", l.Spec.HolderIdentity)
 			}
 			return
@@ -162,9 +175,9 @@ type failing struct{}
 
 func (failing) Run(context.Context) error { return errors.New("forbidden") }
 
-func waitScript(s scripts, key controller.InformerKey) *script {
+func waitScript(s scripts, key controller.InformerKey) *informertest.Script {
 	for {
-		if sc, ok := s[key]; ok && sc.sink != nil {
+		if sc, ok := s[key]; ok && sc.Sink != nil {
 			return sc
 		}
 		yield()

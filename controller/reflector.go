@@ -2,6 +2,7 @@ package controller
 
 import (
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -9,8 +10,8 @@ import (
 // reflectorSource builds each informer's Reflector: LIST and watch with the
 // informer's selectors, writing into the informer's FIFO. Every step goes to
 // onStep when set, and with a trace is one "listwatch …" line.
-func reflectorSource(trace func(string), onStep func(listwatch.Step), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) Runner {
-	return func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) Runner {
+func reflectorSource(trace func(string), onStep func(listwatch.Step), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
+	return func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
 		opts := listwatch.Options{
 			Name:          key.Resource,
 			LabelSelector: key.LabelSelector,

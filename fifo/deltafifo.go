@@ -21,7 +21,6 @@ type DeltaFIFO[T any] struct {
 	items map[string]Deltas[T] // key → its deltas; never an empty Deltas
 	queue []string             // keys in pop order; exactly the keys of items
 	peak  int                  // the longest queue since it was last empty
-	sync  syncState
 }
 
 // NewDeltaFIFO returns an empty DeltaFIFO that keys objects with key and consults known,
@@ -37,10 +36,10 @@ func NewDeltaFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *DeltaFIFO[T] {
 }
 
 // Add queues an Added delta for obj. Cost: one key function call, amortised O(1).
-func (f *DeltaFIFO[T]) Add(obj T) error { return f.write(Added, obj) }
+func (f *DeltaFIFO[T]) Add(obj T) error { return write(&f.gate, f.key, f, Added, obj) }
 
 // Update queues an Updated delta for obj.
-func (f *DeltaFIFO[T]) Update(obj T) error { return f.write(Updated, obj) }
+func (f *DeltaFIFO[T]) Update(obj T) error { return write(&f.gate, f.key, f, Updated, obj) }
 
 // Delete queues a Deleted delta for obj, unless obj's key is neither queued nor known
 // to the store: then there is nothing to delete (a relist already reported the
@@ -111,26 +110,11 @@ func (f *DeltaFIFO[T]) Replace(list []T, resourceVersion string) error {
 // that is not queued, in sorted key order. A queued key is skipped because its queued
 // deltas are newer than the store, and a Sync carrying the stored object would undo
 // them. With no known objects Resync does nothing. Cost: O(n log n) for n stored keys.
-func (f *DeltaFIFO[T]) Resync() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
-	if f.known == nil {
-		return nil
-	}
-	keys := f.known.ListKeys()
-	slices.Sort(keys)
-	for _, key := range keys {
-		if _, queued := f.items[key]; queued {
-			continue
-		}
-		if obj, ok := f.known.GetByKey(key); ok {
-			f.appendLocked(Delta[T]{Type: Sync, Key: key, Object: obj})
-		}
-	}
-	return nil
+func (f *DeltaFIFO[T]) Resync() error { return resync(&f.gate, f.known, f) }
+
+// queuedLocked reports whether key is queued: it has an entry in items.
+func (f *DeltaFIFO[T]) queuedLocked() func(key string) bool {
+	return func(key string) bool { _, ok := f.items[key]; return ok }
 }
 
 // Pop waits until a key is queued, takes the first key off the queue with all its
@@ -181,14 +165,6 @@ func (f *DeltaFIFO[T]) shrinkLocked() {
 	f.peak = 0
 }
 
-// HasSynced reports whether the first Replace has happened and every key it left
-// queued has been popped. Adds before the first Replace do not count.
-func (f *DeltaFIFO[T]) HasSynced() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.sync.synced()
-}
-
 // Len returns the number of keys waiting.
 func (f *DeltaFIFO[T]) Len() int {
 	f.mu.Lock()
@@ -196,29 +172,11 @@ func (f *DeltaFIFO[T]) Len() int {
 	return f.lenLocked()
 }
 
-// Close closes the queue: writes fail with ErrClosed from now on, and Pop, once it has
-// handed out what was queued, returns ErrClosed. A Pop waiting on an empty queue wakes.
-func (f *DeltaFIFO[T]) Close() { f.close() }
-
-// write is Add and Update.
-func (f *DeltaFIFO[T]) write(t DeltaType, obj T) error {
-	key, err := f.key(obj)
-	if err != nil {
-		return fmt.Errorf("fifo: %s: key: %w", t, err)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
-	f.appendLocked(Delta[T]{Type: t, Key: key, Object: obj})
-	return nil
-}
-
 // appendLocked adds d under its key, queuing the key if it is new. It is the only
 // place deltas are added, so it is where two deletes in a row collapse: the pair keeps
 // the one that is not a tombstone, since it carries the object's real final state (if
-// both are, or neither is, it keeps the newer).
+// both are, or neither is, it keeps the newer; client-go keeps the older of two watch
+// deletes, see the package doc).
 func (f *DeltaFIFO[T]) appendLocked(d Delta[T]) {
 	deltas, queued := f.items[d.Key]
 	if n := len(deltas); n > 0 && d.Type == Deleted && deltas[n-1].Type == Deleted {

@@ -31,7 +31,8 @@
 //
 //   - A key keeps its place: a delta for a queued key joins it, wherever it stands.
 //   - Deltas are never merged, with one exception: two Deleted in a row become one,
-//     keeping the one that is not a tombstone (it has the true final state).
+//     keeping the one that is not a tombstone (it has the true final state); of two
+//     watch deletes, the newer.
 //   - Delete of a key that is neither queued nor in the store is dropped: nothing to
 //     delete.
 //   - Replace(list, rv) queues Replaced for every listed object; then, for every key
@@ -126,7 +127,7 @@
 // # Compared with client-go
 //
 // DeltaFIFO is tools/cache/delta_fifo.go and InOrderFIFO is the_real_fifo.go. The
-// delta types, the per-key accumulation, the delete dedup, the Replace and Resync
+// delta types, the per-key accumulation, the Replace and Resync
 // semantics (including deletions for keys only present in the queue,
 // kubernetes#115658) and processing under the lock are the same. Different:
 //
@@ -135,6 +136,13 @@
 //   - Replace always emits Replaced (client-go's EmitDeltaTypeReplaced, which its
 //     informers turn on anyway), and orders made-up deletions deterministically where
 //     DeltaFIFO ranges over a map.
+//   - Two Deleted in a row: both keep a watch delete over a tombstone, but of two
+//     watch deletes client-go keeps the older (isDeletionDup) and DeltaFIFO keeps the
+//     newer. The newer is the last word the server sent, with the higher
+//     resourceVersion, and a delete handler should see that; the tests pin it
+//     (two_deletes_in_a_row_collapse_into_one). Two watch deletes of one key with
+//     nothing between them only come from a server that repeats itself, so the
+//     difference is rarely seen.
 //   - Replace keys the whole list before queuing anything, so it fails atomically.
 //   - When the store cannot produce a key it just listed, no tombstone is queued;
 //     client-go queues one with a nil Obj.

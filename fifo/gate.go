@@ -2,10 +2,13 @@ package fifo
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
 )
 
-// The machinery both FIFOs share: how Pop waits, and how HasSynced counts.
+// The machinery both FIFOs share: how a write is queued, how Pop waits, how
+// HasSynced counts, and Close.
 
 // syncState is the bookkeeping behind HasSynced, the same in both FIFOs: the first
 // Replace records how many items it left queued, and every Pop counts one down.
@@ -35,12 +38,79 @@ func (s *syncState) popped() (initial bool) {
 	return initial
 }
 
-// gate is the part of a FIFO's locking both FIFOs share: the lock, the condition Pop
-// waits on, and the closed flag. The zero gate is not ready: call init once.
+// gate is the part of a FIFO both FIFOs share: the lock, the condition Pop waits
+// on, the closed flag and the sync count. Its exported methods are the FIFOs'. The
+// zero gate is not ready: call init once.
 type gate struct {
 	mu     sync.Mutex // guards everything in the FIFO that embeds the gate
 	cond   sync.Cond  // signalled when an item is queued or the queue closes; L is &mu
 	closed bool
+	sync   syncState
+}
+
+// write is how both FIFOs' Add and Update (and InOrderFIFO's Delete) queue obj:
+// key it outside the lock, then, unless the queue is closed, hand q a delta of type
+// t. q is the FIFO itself, which decides where the delta goes.
+func write[T any](g *gate, key KeyFunc[T], q interface{ appendLocked(Delta[T]) }, t DeltaType, obj T) error {
+	k, err := key(obj)
+	if err != nil {
+		return fmt.Errorf("fifo: %s: key: %w", t, err)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return ErrClosed
+	}
+	q.appendLocked(Delta[T]{Type: t, Key: k, Object: obj})
+	return nil
+}
+
+// resync is both FIFOs' Resync: under the lock, unless the queue is closed, a Sync
+// delta with the stored object for every key the store knows and q does not report
+// queued, in sorted key order. With no known objects it does nothing.
+func resync[T any](g *gate, known KnownObjects[T], q interface {
+	appendLocked(Delta[T])
+	queuedLocked() func(key string) bool
+}) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return ErrClosed
+	}
+	if known == nil {
+		return nil
+	}
+	queued := q.queuedLocked()
+	keys := known.ListKeys()
+	slices.Sort(keys)
+	for _, key := range keys {
+		if queued(key) {
+			continue
+		}
+		if obj, ok := known.GetByKey(key); ok {
+			q.appendLocked(Delta[T]{Type: Sync, Key: key, Object: obj})
+		}
+	}
+	return nil
+}
+
+// HasSynced reports whether the first Replace has happened and every item it left
+// queued (a key in DeltaFIFO, a delta in InOrderFIFO) has been popped. Writes before
+// the first Replace do not count.
+func (g *gate) HasSynced() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sync.synced()
+}
+
+// Close closes the queue: writes fail with ErrClosed from now on, and Pop, once it
+// has handed out what was queued, returns ErrClosed. A Pop waiting on an empty queue
+// wakes.
+func (g *gate) Close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	g.cond.Broadcast()
 }
 
 func (g *gate) init() { g.cond.L = &g.mu }
@@ -79,12 +149,4 @@ func (g *gate) waitLocked(ctx context.Context, q interface{ lenLocked() int }) e
 		}
 		g.cond.Wait()
 	}
-}
-
-// close marks the queue closed and wakes every waiting Pop so that it can return.
-func (g *gate) close() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.closed = true
-	g.cond.Broadcast()
 }

@@ -19,7 +19,6 @@ type InOrderFIFO[T any] struct {
 
 	gate             // mu guards everything below
 	items []Delta[T] // in pop order
-	sync  syncState
 }
 
 // NewInOrderFIFO returns an empty InOrderFIFO that keys objects with key and consults
@@ -35,14 +34,14 @@ func NewInOrderFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *InOrderFIFO[T
 }
 
 // Add queues an Added delta for obj. Cost: one key function call, amortised O(1).
-func (f *InOrderFIFO[T]) Add(obj T) error { return f.write(Added, obj) }
+func (f *InOrderFIFO[T]) Add(obj T) error { return write(&f.gate, f.key, f, Added, obj) }
 
 // Update queues an Updated delta for obj.
-func (f *InOrderFIFO[T]) Update(obj T) error { return f.write(Updated, obj) }
+func (f *InOrderFIFO[T]) Update(obj T) error { return write(&f.gate, f.key, f, Updated, obj) }
 
 // Delete queues a Deleted delta for obj, always: unlike DeltaFIFO it neither drops a
 // delete for an unknown key nor merges two deletes, since every event is its own entry.
-func (f *InOrderFIFO[T]) Delete(obj T) error { return f.write(Deleted, obj) }
+func (f *InOrderFIFO[T]) Delete(obj T) error { return write(&f.gate, f.key, f, Deleted, obj) }
 
 // Replace is what a LIST means: list is everything that exists now. It queues, in
 // this order,
@@ -115,30 +114,16 @@ func (f *InOrderFIFO[T]) Replace(list []T, resourceVersion string) error {
 // that does not appear in the queue, in sorted key order. A queued key is skipped
 // because what is queued for it is newer than the store. With no known objects Resync
 // does nothing. Cost: O(queued + n log n) for n stored keys.
-func (f *InOrderFIFO[T]) Resync() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
-	if f.known == nil {
-		return nil
-	}
+func (f *InOrderFIFO[T]) Resync() error { return resync(&f.gate, f.known, f) }
+
+// queuedLocked reports whether key has an entry queued, from a set of the queued
+// keys built once per call: O(queued).
+func (f *InOrderFIFO[T]) queuedLocked() func(key string) bool {
 	queued := make(map[string]struct{}, len(f.items))
 	for _, d := range f.items {
 		queued[d.Key] = struct{}{}
 	}
-	keys := f.known.ListKeys()
-	slices.Sort(keys)
-	for _, key := range keys {
-		if _, ok := queued[key]; ok {
-			continue
-		}
-		if obj, ok := f.known.GetByKey(key); ok {
-			f.appendLocked(Delta[T]{Type: Sync, Key: key, Object: obj})
-		}
-	}
-	return nil
+	return func(key string) bool { _, ok := queued[key]; return ok }
 }
 
 // Pop waits until a delta is queued, takes the first one off the queue, and calls
@@ -164,38 +149,11 @@ func (f *InOrderFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error 
 	return nil
 }
 
-// HasSynced reports whether the first Replace has happened and every delta it left
-// queued has been popped. Adds before the first Replace do not count.
-func (f *InOrderFIFO[T]) HasSynced() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.sync.synced()
-}
-
 // Len returns the number of deltas waiting.
 func (f *InOrderFIFO[T]) Len() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.lenLocked()
-}
-
-// Close closes the queue: writes fail with ErrClosed from now on, and Pop, once it has
-// handed out what was queued, returns ErrClosed. A Pop waiting on an empty queue wakes.
-func (f *InOrderFIFO[T]) Close() { f.close() }
-
-// write is Add, Update and Delete.
-func (f *InOrderFIFO[T]) write(t DeltaType, obj T) error {
-	key, err := f.key(obj)
-	if err != nil {
-		return fmt.Errorf("fifo: %s: key: %w", t, err)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
-	f.appendLocked(Delta[T]{Type: t, Key: key, Object: obj})
-	return nil
 }
 
 func (f *InOrderFIFO[T]) appendLocked(d Delta[T]) {

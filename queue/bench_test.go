@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/queue"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 // benchKey has the controller's key shape, so hashing costs what it will cost there.
@@ -113,7 +113,7 @@ func BenchmarkAddDuplicate(b *testing.B) {
 // BenchmarkAddAfter is the cost of a delayed Add: a heap push, then the move into
 // the queue when the (fake) clock passes its due time.
 func BenchmarkAddAfter(b *testing.B) {
-	clock := queuetest.NewClock(time.Unix(0, 0))
+	clock := apitest.NewClock()
 	q := queue.New(queue.Config[benchKey]{Clock: clock})
 	keys := makeBenchKeys()
 	b.ReportAllocs()

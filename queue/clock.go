@@ -3,8 +3,13 @@ package queue
 import "time"
 
 // Clock is where the queue gets its time: the metrics read Since, and AddAfter arms
-// one timer with AfterFunc. Tests pass the fake in package queuetest and step it by hand,
-// so no test ever sleeps.
+// one timer with AfterFunc. Tests pass a fake and step it by hand, so no test ever
+// sleeps: apiclient/apitest's Clock is one, the same fake that times the client's
+// and the Reflector's waits, so a controller test sets one clock for everything.
+//
+// Every type in these signatures is the standard library's (Timer is an alias of an
+// interface literal, not a type of this package), so a fake in another package
+// satisfies Clock without importing queue, and queue imports nothing of the module.
 //
 // Why AfterFunc rather than a channel (After(d) <-chan time.Time, as client-go's
 // clock.WithTicker offers): a channel needs a goroutine to read it, and a test then has
@@ -25,12 +30,15 @@ type Clock interface {
 	AfterFunc(d time.Duration, f func()) Timer
 }
 
-// Timer is a pending AfterFunc call; *time.Timer is one. Implementations must be
-// safe for concurrent use.
-type Timer interface {
-	// Stop prevents the call if it has not started; it reports whether it did so.
+// Timer is a pending AfterFunc call; *time.Timer is one. Stop prevents the call if
+// it has not started and reports whether it did so; Reset makes the call happen d
+// from now, whether or not it already happened. Implementations must be safe for
+// concurrent use.
+//
+// It is an alias, so that AfterFunc's result type is the interface literal itself:
+// a Clock in another package returns the same literal and matches Clock exactly.
+type Timer = interface {
 	Stop() bool
-	// Reset makes the call happen d from now, whether or not it already happened.
 	Reset(d time.Duration) bool
 }
 

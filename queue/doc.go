@@ -36,17 +36,37 @@
 //     cost one reconcile.
 //   - A key added while it is being processed is handed out again after Done: no
 //     change is lost, and no change is processed by two workers at once.
-//   - Keys come out in the order they were first added.
+//   - Keys come out in the order they became queued: the first Add of an idle key
+//     puts it at the back, and later Adds while it waits keep its place. A key added
+//     again while it is being processed goes to the back at Done, behind keys added
+//     after it.
 //   - AddAfter(key, d) adds key once d has passed; if key is already waiting there,
 //     the earlier time wins. However many keys wait, the queue keeps one timer and
 //     starts no goroutine.
 //   - After ShutDown, Add does nothing, Get hands out what is queued and then reports
 //     quit. ShutDownWithDrain also waits until the queue is empty and every key
 //     handed out is Done.
-//   - Every time the queue reads comes from its Clock: tests step a fake one
-//     (package queuetest) and never sleep.
+//   - Every time the queue reads comes from its Clock: tests step a fake one and
+//     never sleep (see Testing).
 //   - With the default limiter no retry is scheduled more than 1000 s out.
-//   - Metrics returns plain values; WritePrometheus renders them for /metrics.
+//   - Metrics returns plain values. The queue writes no exposition format: the one
+//     writer of the workqueue_* text is controller/metrics.Workqueue.
+//
+// # Testing
+//
+// The fake Clock is apiclient/apitest's: the same one that times the client's and
+// the Reflector's waits, so a controller test sets one clock and steps it. Clock's
+// signatures use only standard-library types (Timer is an alias of an interface
+// literal), so that fake satisfies Clock without importing this package, and this
+// package still imports nothing of the module; only its test files import apitest
+// (main_test.go allows exactly that). When Step returns, every AfterFunc that fell
+// due has run, so the delayed keys are already queued: no waiting, no polling.
+//
+// testing/synctest was the other way: run each test in a bubble on RealClock,
+// sleep, then synctest.Wait. It would keep the tests free of the module, but it
+// tests RealClock rather than the Clock a user's fake plugs into, it needs every
+// test wrapped in a bubble and a Wait after each step, and a controller test would
+// still need the fake for the client. One fake everywhere reads more simply.
 //
 // # Compared with client-go
 //

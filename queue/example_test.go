@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/queue"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 // A worker reconciles what event handlers added. Three events for default/web before
@@ -77,7 +77,7 @@ func ExampleQueue_Done() {
 // A key that keeps failing comes back later each time; once it succeeds, Forget
 // resets its backoff. The fake clock stands in for time passing.
 func ExampleQueue_AddRateLimited() {
-	clock := queuetest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := apitest.NewClock()
 	q := queue.New(queue.Config[string]{Clock: clock})
 	q.Add("default/web")
 

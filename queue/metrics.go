@@ -3,8 +3,9 @@ package queue
 import "time"
 
 // Metrics is a snapshot of what a queue has done, as plain values: read the fields,
-// log them, or hand the whole to WritePrometheus. The names follow client-go's
-// workqueue metrics (in parentheses) so that existing dashboards read them.
+// log them, or register the queue's Metrics method with controller/metrics.Workqueue,
+// which serves them on /metrics. The names follow client-go's workqueue metrics (in
+// parentheses) so that existing dashboards read them.
 //
 // The zero value is the snapshot of a queue that has done nothing. A Metrics is a
 // value: copy it freely.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/queue"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 func TestMetrics_count_adds_depth_and_retries(t *testing.T) {
@@ -103,7 +103,7 @@ func histogramString(h queue.Histogram) string {
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 func TestMetrics_NoTiming_keeps_the_counters_and_drops_the_durations(t *testing.T) {
-	clock := queuetest.NewClock(time.Unix(0, 0))
+	clock := apitest.NewClock()
 	q := queue.New(queue.Config[string]{Clock: clock, NoTiming: true})
 	q.Add("a")
 	q.Add("b")

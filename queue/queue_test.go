@@ -5,16 +5,15 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/queue"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 // newQueue returns a queue of string keys on a fake clock, and the clock.
-func newQueue(t testing.TB) (*queue.Queue[string], *queuetest.Clock) {
+func newQueue(t testing.TB) (*queue.Queue[string], *apitest.Clock) {
 	t.Helper()
-	clock := queuetest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := apitest.NewClock()
 	return queue.New(queue.Config[string]{Clock: clock}), clock
 }
 
@@ -261,3 +260,6 @@ func waitShuttingDown(q *queue.Queue[string]) {
 		runtime.Gosched()
 	}
 }
+
+// apitest.Clock is the fake the tests step; it must stay a Clock.
+var _ queue.Clock = (*apitest.Clock)(nil)

@@ -46,13 +46,21 @@ func (s *Store[T]) Add(obj T) error { return s.put(obj) }
 // Update is Add; see there.
 func (s *Store[T]) Update(obj T) error { return s.put(obj) }
 
-// put is Add and Update. Index values for obj are computed before anything changes,
-// so a failing index function leaves no half-written state behind.
+// put is Add and Update: key obj, then Put it.
 func (s *Store[T]) put(obj T) error {
 	key, err := s.key(obj)
 	if err != nil {
 		return fmt.Errorf("store: key: %w", err)
 	}
+	return s.Put(key, obj)
+}
+
+// Put is Add for a caller that already holds obj's key, as the informer does (a
+// fifo Delta carries its Key): it skips the key function. key must be the one the
+// key function would give; a wrong key files obj where Get(obj) will not find it.
+// Index values for obj are computed before anything changes, so a failing index
+// function leaves no half-written state behind.
+func (s *Store[T]) Put(key string, obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Room for the values of a few indexes on the stack: most stores have one or two,
@@ -81,17 +89,23 @@ func (s *Store[T]) Delete(obj T) error {
 	if err != nil {
 		return fmt.Errorf("store: key: %w", err)
 	}
+	s.DeleteKey(key)
+	return nil
+}
+
+// DeleteKey is Delete for a caller that already holds the key. Deleting a key that
+// is not stored does nothing.
+func (s *Store[T]) DeleteKey(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, existed := s.items[key]
 	if !existed {
-		return nil
+		return
 	}
 	for _, ix := range s.indexes {
 		ix.remove(key, old, nil)
 	}
 	delete(s.items, key)
-	return nil
 }
 
 // Get returns the stored object with obj's key, and whether there was one. The error

@@ -72,6 +72,23 @@ func TestStore_delete(t *testing.T) {
 	}
 }
 
+// Put and DeleteKey are Add and Delete for a caller that has the key already: the
+// store ends the same, and the key function is not called (it would fail here).
+func TestStore_put_and_delete_key_use_the_given_key(t *testing.T) {
+	s := store.New(func(*pod) (string, error) { return "", errors.New("key function called") }, nil)
+	if err := s.Put("default/a", newPod(t, "default/a@1")); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.GetByKey("default/a"); !ok || got.rv != "1" {
+		t.Fatalf("GetByKey after Put = %v, %v; want default/a@1", got, ok)
+	}
+	s.DeleteKey("default/a")
+	s.DeleteKey("default/zzz") // not stored: nothing happens
+	if got := s.Len(); got != 0 {
+		t.Fatalf("Len after DeleteKey = %d, want 0", got)
+	}
+}
+
 func TestStore_key_function_errors_are_returned_and_change_nothing(t *testing.T) {
 	s := newStore(t)
 	mustAdd(t, s, "default/a@1")

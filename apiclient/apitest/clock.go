@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// Clock is a fake apiclient.Clock: time stands still until Step or Set moves it,
-// and then every After whose deadline has passed fires. Tests use it so that
-// waits (rate limits, Retry-After, backoff) take no real time.
+// Clock is a fake apiclient.Clock and queue.Clock: time stands still until Step
+// moves it, and then every After whose deadline has passed fires, and every
+// AfterFunc (clockfunc.go) that fell due runs. Tests use it so that waits (rate
+// limits, Retry-After, backoff, the workqueue's delays) take no real time.
 //
 // The zero value starts at the zero time; NewClock starts at a fixed, readable
 // instant. Safe for concurrent use.
@@ -16,6 +17,7 @@ type Clock struct {
 	mu      sync.Mutex
 	now     time.Time
 	waiters []waiter
+	timers  []*funcTimer // pending AfterFunc calls, in the order they were armed
 	// waiting is signalled whenever a new waiter arrives, so a test can wait for
 	// the code under test to block before moving time.
 	waiting chan struct{}
@@ -52,13 +54,9 @@ func (c *Clock) After(d time.Duration) <-chan time.Time {
 	return ch
 }
 
-// Step moves time forward by d and fires what is due.
-func (c *Clock) Step(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.fire()
-}
+// Step moves time forward by d and fires what is due: Afters, and AfterFunc calls
+// in due order (see advance).
+func (c *Clock) Step(d time.Duration) { c.advance(c.Now().Add(d)) }
 
 // Waiters returns how many After channels have not fired yet.
 func (c *Clock) Waiters() int {

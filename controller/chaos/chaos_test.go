@@ -18,6 +18,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -55,7 +56,7 @@ func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *te
 	steps := &tally{}
 	var refl *listwatch.Reflector
 	m, err := controller.NewManager(client, controller.ManagerOptions{Log: quiet,
-		Source: func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) controller.Runner {
+		Source: func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
 			refl = listwatch.New(rc, sink, listwatch.Options{Name: key.Resource, Backoff: backoff, OnStep: steps.step, Logger: quiet})
 			return refl
 		}})
@@ -151,7 +152,7 @@ func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *te
 
 // waitConverged polls until diff finds nothing or the deadline passes; it returns
 // when it converged, or the differences left at the deadline.
-func waitConverged(server map[string]string, inf *controller.Informer, v *views, deadline time.Time) (time.Time, []string) {
+func waitConverged(server map[string]string, inf *informer.Informer, v *views, deadline time.Time) (time.Time, []string) {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 )
 
 // absent is what a reconciler saw of a key that was not in the cache.
@@ -19,7 +20,7 @@ const absent = "absent"
 // informer's cache, as any level-based reconciler does, and records per key the
 // resourceVersion it read, or absent. Safe for concurrent use (two workers).
 type views struct {
-	inf *controller.Informer
+	inf *informer.Informer
 
 	mu   sync.Mutex
 	last map[string]string

@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/podrestart"
 )
 
@@ -86,7 +87,7 @@ func runDemo(parent context.Context, s *session) error {
 	// selector), so the story waits on the events the controller sees.
 	inf := m.Informer(apiclient.Pods, demoNamespace, apiclient.ListOptions{LabelSelector: demoSelector})
 	seen := newPodEvents(demoPod)
-	inf.AddHandler(seen.handler(), 0)
+	inf.AddHandler("demo", seen.handler(), 0)
 
 	say("an API server in this process (%s), no cluster touched; seeded namespace %q, deployment %q, pods web-1 (Running) and db-0", srv.URL, demoNamespace, demoDeployment)
 	say("starting the podrestart controller: pods %q in %q; a pod first seen Pending that becomes Running restarts deployment %q", demoSelector, demoNamespace, demoDeployment)
@@ -143,7 +144,7 @@ func seedDemo(srv *apitest.Server) error {
 
 // playDemo is the story, step by step; each step waits for its effect before
 // the next begins, so the output reads in the order things happened.
-func playDemo(ctx context.Context, c *apiclient.Client, inf *controller.Informer, seen *podEvents, say func(string, ...any)) error {
+func playDemo(ctx context.Context, c *apiclient.Client, inf *informer.Informer, seen *podEvents, say func(string, ...any)) error {
 	if !inf.WaitForCacheSync(ctx) {
 		return fmt.Errorf("demo: the pods informer never synced: %w", context.Cause(ctx))
 	}
@@ -221,8 +222,8 @@ func newPodEvents(name string) *podEvents {
 	return &podEvents{name: name, pending: make(chan struct{}), deleted: make(chan struct{})}
 }
 
-func (p *podEvents) handler() controller.HandlerFuncs {
-	return controller.HandlerFuncs{
+func (p *podEvents) handler() informer.HandlerFuncs {
+	return informer.HandlerFuncs{
 		AddFunc: func(obj *apiclient.Object, _ bool) {
 			if obj.Metadata.Name != p.name {
 				return

@@ -3,9 +3,10 @@
 //
 // # Where this sits
 //
-//	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
-//	                                                    ^^^^^^^^^^
-//	cli is the front door: it reads flags, builds a client, and runs a stage or all.
+// Nowhere on the pipeline: cli is the composition root, the one package that
+// wires every other (apiclient, listwatch, the informer, the controller, the
+// examples) into a command. It reads flags, builds a client, and runs a stage or
+// all of them. Nothing imports it but main.go.
 //
 // # The command line
 //

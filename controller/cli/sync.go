@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -49,7 +50,7 @@ func runSync(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	inf.AddHandler(controller.HandlerFuncs{
+	inf.AddHandler("sync", informer.HandlerFuncs{
 		AddFunc: func(_ *apiclient.Object, initial bool) {
 			if !initial {
 				countEvent(&events, until, enough)
@@ -115,7 +116,7 @@ func runSync(ctx context.Context, s *session) error {
 // Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
 // (one key string) per listed object: an allocation per object, small next to
 // decoding it.
-func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*controller.Informer, error) {
+func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*informer.Informer, error) {
 	var trace func(string)
 	if t := s.tracer(); t != nil {
 		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 )
 
 // One whole election against the in-memory server over TLS loopback: read the
@@ -13,7 +12,7 @@ import (
 // A leader's steady cost is one of these writes every RetryPeriod, which is why the
 // figure matters little; it is here to catch a regression in allocations.
 func BenchmarkElector_take_and_release(b *testing.B) {
-	srv := leasetest.NewServer(b)
+	srv := newLeaseServer(b)
 	e, err := leaderelection.New(leaderelection.Config{
 		Client: srv.Client(b, nil), Namespace: "default", Name: "bench", Identity: "a", ReleaseOnCancel: true,
 	})

@@ -6,11 +6,10 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 )
 
 func TestNew_rejects_configs_that_cannot_work(t *testing.T) {
-	client := leasetest.NewServer(t).Client(t, nil)
+	client := newLeaseServer(t).Client(t, nil)
 	tests := []struct {
 		name string
 		cfg  leaderelection.Config
@@ -39,7 +38,7 @@ func TestNew_rejects_configs_that_cannot_work(t *testing.T) {
 }
 
 func TestNew_fills_in_an_identity_unique_per_elector(t *testing.T) {
-	client := leasetest.NewServer(t).Client(t, nil)
+	client := newLeaseServer(t).Client(t, nil)
 	a, err := leaderelection.New(leaderelection.Config{Client: client, Name: "x"})
 	if err != nil {
 		t.Fatal(err)

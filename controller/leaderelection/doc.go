@@ -24,7 +24,7 @@
 //		func(ctx context.Context) { runWorkers(ctx) }, // only while we hold the Lease
 //		func() { log.Print("stopped leading") })
 //
-// example_test.go runs it against the in-memory server of package leasetest.
+// example_test.go runs it against apiclient/apitest's API server in memory.
 //
 // # States
 //

@@ -3,22 +3,18 @@ package leaderelection_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 )
 
 // One replica takes the Lease, does its work, and releases the Lease when the work
 // is done, so that a standby would take over at its next read.
 func ExampleElector_Run() {
-	leases := new(leasetest.Server) // an in-memory API server for Leases
-	ts := httptest.NewTLSServer(leases)
-	defer ts.Close()
-	client, _ := apiclient.New(&kubeconfig.Config{Server: ts.URL, Namespace: "default"},
-		apiclient.Options{Transport: ts.Client().Transport})
+	srv := apitest.NewServer(nil) // an API server in memory
+	defer srv.Close()
+	client, _ := srv.Client(apiclient.Options{})
 
 	e, err := leaderelection.New(leaderelection.Config{
 		Client:          client,
@@ -38,7 +34,8 @@ func ExampleElector_Run() {
 		func() { fmt.Println("stopped leading") })
 	fmt.Println("Run:", err)
 
-	l, _ := leases.Lease("default", "kubewire")
+	leases := apiclient.NewTyped[leaderelection.Lease](client.Resource(apiclient.Leases).Namespace("default"))
+	l, _ := leases.Get(context.Background(), "kubewire")
 	fmt.Printf("holder=%q leaseDurationSeconds=%d leaseTransitions=%d\n",
 		l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds, l.Spec.LeaseTransitions)
 	// Output:

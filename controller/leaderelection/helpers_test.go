@@ -14,7 +14,6 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/leaderelection/leasetest"
 )
 
 // The tests run replicas against one in-memory Lease server. Each replica has a
@@ -62,7 +61,7 @@ type replica struct {
 // cluster is the replicas and the server, and the time that has passed.
 type cluster struct {
 	t        *testing.T
-	srv      *leasetest.Server
+	srv      *leaseServer
 	elapsed  time.Duration
 	replicas []*replica
 	working  atomic.Int32 // replicas whose work is running
@@ -70,7 +69,7 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	c := &cluster{t: t, srv: leasetest.NewServer(t)}
+	c := &cluster{t: t, srv: newLeaseServer(t)}
 	t.Cleanup(func() {
 		for _, r := range c.replicas {
 			r.cancel()

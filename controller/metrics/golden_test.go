@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from what the tests render")
@@ -35,7 +35,7 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 	}
 
 	// Two controllers' workqueues, on one fake clock.
-	clock := queuetest.NewClock(time.Unix(0, 0))
+	clock := apitest.NewClock()
 	pods := queue.New(queue.Config[string]{Clock: clock})
 	deployments := queue.New(queue.Config[string]{Clock: clock})
 	metrics.Workqueue(reg, "pods", pods.Metrics)

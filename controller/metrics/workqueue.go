@@ -8,12 +8,12 @@ import (
 // read from snapshot at scrape time (pass q.Metrics). Call it once per controller
 // with the same reg: the families are shared, each queue adds its own series.
 //
-// The names, labels and meanings are those of queue.WritePrometheus (and so of
-// client-go's workqueue): workqueue_depth, workqueue_adds_total,
-// workqueue_retries_total, workqueue_queue_duration_seconds,
-// workqueue_work_duration_seconds, workqueue_unfinished_work_seconds and
-// workqueue_longest_running_processor_seconds. queue.WritePrometheus writes one
-// queue per page; a registry is what puts several on one page under one # HELP each.
+// The names, labels and meanings are client-go's workqueue metrics:
+// workqueue_depth, workqueue_adds_total, workqueue_retries_total,
+// workqueue_queue_duration_seconds, workqueue_work_duration_seconds,
+// workqueue_unfinished_work_seconds and workqueue_longest_running_processor_seconds.
+// This is the only writer of them (package queue returns plain values); the registry
+// puts several queues on one page under one # HELP each.
 //
 // snapshot is called once per family, so seven times per scrape: a queue's Metrics
 // is one lock and O(keys in processing), cheap at scrape rates.

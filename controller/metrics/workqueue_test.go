@@ -5,15 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
-	"github.com/kubewire/kubewire/queue/queuetest"
 )
 
-// queue.WritePrometheus writes one queue per page; two controllers' queues on one
-// page need one # HELP per family, which is what Workqueue is for.
+// Two controllers' queues on one page share one # HELP per family.
 func TestWorkqueue_two_queues_share_each_family(t *testing.T) {
-	clock := queuetest.NewClock(time.Unix(0, 0))
+	clock := apitest.NewClock()
 	reg := new(metrics.Registry)
 	a := queue.New(queue.Config[string]{Clock: clock})
 	b := queue.New(queue.Config[string]{Clock: clock})
@@ -34,10 +33,10 @@ func TestWorkqueue_two_queues_share_each_family(t *testing.T) {
 	}
 }
 
-// The registry's lines for one queue are the lines queue.WritePrometheus writes:
-// same names, help, types and values.
-func TestWorkqueue_agrees_with_queue_WritePrometheus(t *testing.T) {
-	clock := queuetest.NewClock(time.Unix(0, 0))
+// One queue's page carries client-go's workqueue names, help, types and values:
+// two keys added, one done after 0.5 s, one processing for 1.5 s, one retry.
+func TestWorkqueue_writes_client_gos_names_and_values(t *testing.T) {
+	clock := apitest.NewClock()
 	q := queue.New(queue.Config[string]{Clock: clock})
 	q.Add("a")
 	q.Add("b")
@@ -51,28 +50,53 @@ func TestWorkqueue_agrees_with_queue_WritePrometheus(t *testing.T) {
 
 	reg := new(metrics.Registry)
 	metrics.Workqueue(reg, "pods", q.Metrics)
-	var want strings.Builder
-	if err := queue.WritePrometheus(&want, "pods", q.Metrics()); err != nil {
-		t.Fatal(err)
+	want := `# HELP workqueue_adds_total Adds that queued a key (not absorbed by one already waiting).
+# TYPE workqueue_adds_total counter
+workqueue_adds_total{name="pods"} 2
+# HELP workqueue_depth Keys waiting to be processed.
+# TYPE workqueue_depth gauge
+workqueue_depth{name="pods"} 0
+# HELP workqueue_longest_running_processor_seconds Seconds the longest-running key still being processed has taken so far.
+# TYPE workqueue_longest_running_processor_seconds gauge
+workqueue_longest_running_processor_seconds{name="pods"} 1.5
+# HELP workqueue_queue_duration_seconds Seconds from Add to Get.
+# TYPE workqueue_queue_duration_seconds histogram
+workqueue_queue_duration_seconds_bucket{name="pods",le="1e-08"} 0
+workqueue_queue_duration_seconds_bucket{name="pods",le="1e-07"} 0
+workqueue_queue_duration_seconds_bucket{name="pods",le="1e-06"} 0
+workqueue_queue_duration_seconds_bucket{name="pods",le="1e-05"} 0
+workqueue_queue_duration_seconds_bucket{name="pods",le="0.0001"} 0
+workqueue_queue_duration_seconds_bucket{name="pods",le="0.001"} 0
+workqueue_queue_duration_seconds_bucket{name="pods",le="0.01"} 1
+workqueue_queue_duration_seconds_bucket{name="pods",le="0.1"} 1
+workqueue_queue_duration_seconds_bucket{name="pods",le="1"} 2
+workqueue_queue_duration_seconds_bucket{name="pods",le="10"} 2
+workqueue_queue_duration_seconds_bucket{name="pods",le="+Inf"} 2
+workqueue_queue_duration_seconds_sum{name="pods"} 0.504
+workqueue_queue_duration_seconds_count{name="pods"} 2
+# HELP workqueue_retries_total Calls to AddAfter and AddRateLimited.
+# TYPE workqueue_retries_total counter
+workqueue_retries_total{name="pods"} 1
+# HELP workqueue_unfinished_work_seconds Seconds spent so far on keys still being processed, summed.
+# TYPE workqueue_unfinished_work_seconds gauge
+workqueue_unfinished_work_seconds{name="pods"} 1.5
+# HELP workqueue_work_duration_seconds Seconds from Get to Done.
+# TYPE workqueue_work_duration_seconds histogram
+workqueue_work_duration_seconds_bucket{name="pods",le="1e-08"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="1e-07"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="1e-06"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="1e-05"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="0.0001"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="0.001"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="0.01"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="0.1"} 0
+workqueue_work_duration_seconds_bucket{name="pods",le="1"} 1
+workqueue_work_duration_seconds_bucket{name="pods",le="10"} 1
+workqueue_work_duration_seconds_bucket{name="pods",le="+Inf"} 1
+workqueue_work_duration_seconds_sum{name="pods"} 0.5
+workqueue_work_duration_seconds_count{name="pods"} 1
+`
+	if got := render(t, reg); got != want {
+		t.Fatalf("registry page:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := sortedLines(render(t, reg)), sortedLines(want.String()); got != want {
-		t.Fatalf("registry page (lines sorted):\n%s\nqueue.WritePrometheus (lines sorted):\n%s", got, want)
-	}
-}
-
-// sortedLines groups a page into families, sorted by name, so two writers that
-// order families differently can be compared.
-func sortedLines(page string) string {
-	var fams []string
-	for _, f := range strings.Split(page, "# HELP ")[1:] {
-		fams = append(fams, f)
-	}
-	for i := range fams {
-		for j := i + 1; j < len(fams); j++ {
-			if fams[j] < fams[i] {
-				fams[i], fams[j] = fams[j], fams[i]
-			}
-		}
-	}
-	return strings.Join(fams, "# HELP ")
 }

@@ -9,13 +9,30 @@
 //	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
 //	                                                    ^^^^^^^^^^ a user of it
 //
-// It is the example `kubewire run` runs, and the shape of most controllers:
+// It is the example `kubewire run` runs:
 //
 //	pods informer ─▶ transitions handler ─▶ queue: Request{namespace, deployment} ─▶ Reconcile: PATCH
 //
+// The patch only changes the Deployment's pod template. The Deployment controller
+// (in kube-controller-manager, not here) is what sees the new template, makes a new
+// ReplicaSet, and so replaces the pods; kubewire creates and deletes no pod itself.
+//
+// # Edge-triggered, and why most controllers are not
+//
+// This controller is edge-triggered: it acts on a transition it saw happen, and it
+// remembers what it saw in memory (pending: pods first seen Pending; owed: restarts
+// not yet made). Most controllers are level-based instead: Reconcile reads the
+// state now and makes the world agree, so it needs no memory of events. The
+// edge-triggered shape is fragile: a restart of the process, or a standby taking
+// over the Lease, loses pending and owed, so a pod that turned Running while no
+// replica was watching never causes its restart, and a restart owed but not yet
+// patched is forgotten.
+// A level-based version would write what it must remember into the cluster (an
+// annotation, a status field) and read it back in Reconcile.
+//
 // # Why the handler, and not Reconcile, looks at phases
 //
-// Reconcile is level-based: it sees the state now, not how it got there. "First
+// Reconcile, as everywhere, sees a Request, not how the world got there. "First
 // seen Pending, now Running" is a transition, so the handler, which sees old and
 // new, notes it per pod UID and enqueues the deployment. Reconcile then acts on
 // what the handler noted (restarts owed), and several pods becoming Running at

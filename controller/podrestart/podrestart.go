@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 )
 
 // Options say what to watch and what to restart.
@@ -59,9 +60,9 @@ func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Restar
 
 // handler notes, per pod, whether it was first seen Pending, and enqueues the
 // deployment when such a pod is Running.
-func (r *Restarter) handler(enqueue func(controller.Request)) controller.Handler {
+func (r *Restarter) handler(enqueue func(controller.Request)) informer.Handler {
 	deployment := controller.Request{Namespace: r.opts.Namespace, Name: r.opts.Deployment}
-	return controller.HandlerFuncs{
+	return informer.HandlerFuncs{
 		AddFunc: func(pod *apiclient.Object, _ bool) {
 			if phase(pod) == "Pending" {
 				r.mu.Lock()

@@ -1,4 +1,4 @@
-package controller
+package informer
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 //
 // Safe for concurrent use: the informer's goroutine adds, run consumes.
 type listener struct {
+	name    string // for trace lines: the registration's name, or "#index"
 	handler Handler
 	resync  time.Duration // 0: this handler wants no resyncs
 
 	mu       sync.Mutex
-	pending  []notification // ring: pending[head:] are waiting
+	pending  []notification // a slice consumed from the front: pending[head:] are waiting
 	head     int
 	wake     chan struct{} // buffered(1): "pending is not empty"
 	synced   chan struct{} // closed when the handler has had the initial list
@@ -26,8 +27,8 @@ type listener struct {
 	handled  uint64
 }
 
-func newListener(h Handler, resync time.Duration) *listener {
-	return &listener{handler: h, resync: resync, wake: make(chan struct{}, 1), synced: make(chan struct{})}
+func newListener(name string, h Handler, resync time.Duration) *listener {
+	return &listener{name: name, handler: h, resync: resync, wake: make(chan struct{}, 1), synced: make(chan struct{})}
 }
 
 // add queues a notification; it never blocks.
@@ -95,14 +96,7 @@ func (l *listener) Backlog() int {
 }
 
 // HasSynced reports whether the handler has been given the whole initial list.
-func (l *listener) HasSynced() bool {
-	select {
-	case <-l.synced:
-		return true
-	default:
-		return false
-	}
-}
+func (l *listener) HasSynced() bool { return closed(l.synced) }
 
 // dueForResync says whether this handler's resync period has passed at now, and if
 // so schedules the next one.

@@ -1,17 +1,17 @@
-package queuetest_test
+package apitest_test
 
 import (
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/queue/queuetest"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 )
 
-var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+var t0 = apitest.NewClock().Now()
 
 func TestClock_Step_moves_time_and_fires_due_timers_in_order(t *testing.T) {
-	c := queuetest.NewClock(t0)
+	c := apitest.NewClock()
 	var fired []string
 	at := func(name string) func() {
 		return func() { fired = append(fired, name+"@"+c.Since(t0).String()) }
@@ -34,7 +34,7 @@ func TestClock_Step_moves_time_and_fires_due_timers_in_order(t *testing.T) {
 }
 
 func TestClock_a_timer_armed_by_a_timer_fires_in_the_same_Step_if_due(t *testing.T) {
-	c := queuetest.NewClock(t0)
+	c := apitest.NewClock()
 	var fired []time.Duration
 	var tick func()
 	tick = func() {
@@ -51,7 +51,7 @@ func TestClock_a_timer_armed_by_a_timer_fires_in_the_same_Step_if_due(t *testing
 }
 
 func TestClock_Stop_and_Reset(t *testing.T) {
-	c := queuetest.NewClock(t0)
+	c := apitest.NewClock()
 	n := 0
 	timer := c.AfterFunc(time.Second, func() { n++ })
 	if !timer.Stop() {
@@ -81,7 +81,7 @@ func TestClock_Stop_and_Reset(t *testing.T) {
 }
 
 func TestClock_AfterFunc_never_calls_f_itself(t *testing.T) {
-	c := queuetest.NewClock(t0)
+	c := apitest.NewClock()
 	fired := false
 	c.AfterFunc(0, func() { fired = true })
 	if fired {
@@ -93,16 +93,8 @@ func TestClock_AfterFunc_never_calls_f_itself(t *testing.T) {
 	}
 }
 
-func TestClock_Set_never_moves_back(t *testing.T) {
-	c := queuetest.NewClock(t0)
-	c.Set(t0.Add(-time.Hour))
-	if got := c.Now(); !got.Equal(t0) {
-		t.Fatalf("Now after Set to an earlier time = %v, want %v", got, t0)
-	}
-}
-
 func TestClock_zero_value_is_usable(t *testing.T) {
-	var c queuetest.Clock
+	var c apitest.Clock
 	fired := false
 	c.AfterFunc(time.Second, func() { fired = true })
 	c.Step(time.Second)

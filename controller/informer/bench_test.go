@@ -1,4 +1,4 @@
-package controller_test
+package informer_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -45,14 +45,14 @@ func BenchmarkInformer_10k_pods_then_10k_events(b *testing.B) {
 			b.Fatal(err)
 		}
 		rc := c.Resource(apiclient.Pods).Namespace("bench")
-		inf := controller.NewInformer(controller.InformerOptions{
+		inf := informer.New(informer.Options{
 			Name: "pods",
-			Source: func(sink fifo.Sink[*apiclient.Object]) controller.Runner {
+			Source: func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
 				return listwatch.New(rc, sink, listwatch.Options{Name: "pods", Logger: quietLog})
 			},
 		})
 		var updates atomic.Int64
-		inf.AddHandler(controller.HandlerFuncs{UpdateFunc: func(_, _ *apiclient.Object) {
+		inf.AddHandler("bench", informer.HandlerFuncs{UpdateFunc: func(_, _ *apiclient.Object) {
 			if updates.Add(1) == n {
 				cancel()
 			}
@@ -84,7 +84,7 @@ func BenchmarkInformer_10k_pods_then_10k_events(b *testing.B) {
 // informerBenchData builds the LIST body and the watch stream from
 // apiclient/testdata/pod.json, each pod with its own name and resourceVersion.
 func informerBenchData(b *testing.B, n int) (list, stream []byte) {
-	pod, err := os.ReadFile("../apiclient/testdata/pod.json")
+	pod, err := os.ReadFile("../../apiclient/testdata/pod.json")
 	if err != nil {
 		b.Fatal(err)
 	}

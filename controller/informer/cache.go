@@ -1,4 +1,4 @@
-package controller
+package informer
 
 import (
 	"context"
@@ -13,10 +13,17 @@ import (
 // Reading the cache. Everything here reads the store, never the API server: cheap,
 // and possibly a little behind the server.
 
-// Get returns the cached object with this namespace and name.
+// Get returns the cached object with this namespace and name ("" for a
+// cluster-scoped object).
 func (inf *Informer) Get(namespace, name string) (*apiclient.Object, bool) {
-	return inf.store.GetByKey(Request{Namespace: namespace, Name: name}.String())
+	if namespace == "" {
+		return inf.store.GetByKey(name)
+	}
+	return inf.store.GetByKey(namespace + "/" + name)
 }
+
+// Name is the informer's name, from its Options.
+func (inf *Informer) Name() string { return inf.name }
 
 // List returns every cached object, sorted by key.
 func (inf *Informer) List() []*apiclient.Object {
@@ -38,14 +45,9 @@ func (inf *Informer) Len() int { return inf.store.Len() }
 func (inf *Informer) FIFOLen() int { return inf.fifo.Len() }
 
 // HasSynced reports whether the initial list is in the cache and every handler
-// registered so far has been given all of it. client-go's informer says "synced"
-// as soon as its cache is filled, while handlers may still be working through the
-// list (kubernetes#113763); a controller that starts its workers then reconciles
-// a half-seen world.
+// registered so far has been given all of it (doc.go, "Synced and resync").
 func (inf *Informer) HasSynced() bool {
-	select {
-	case <-inf.syncedCh:
-	default:
+	if !closed(inf.cacheSynced) {
 		return false
 	}
 	inf.mu.Lock()
@@ -62,7 +64,7 @@ func (inf *Informer) HasSynced() bool {
 // on channels, never polls.
 func (inf *Informer) WaitForCacheSync(ctx context.Context) bool {
 	select {
-	case <-inf.syncedCh:
+	case <-inf.cacheSynced:
 	case <-ctx.Done():
 		return false
 	}
@@ -116,13 +118,16 @@ func (inf *Informer) tracef(format string, args ...any) {
 	}
 }
 
-func kindName(k notificationKind) string {
-	return [...]string{"add", "update", "delete", "synced"}[k]
+// closed reports whether ch is closed, without waiting.
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
-func keyOf(o *apiclient.Object) string {
-	if o == nil {
-		return ""
-	}
-	return o.Key()
+func kindName(k notificationKind) string {
+	return [...]string{"add", "update", "delete", "synced"}[k]
 }

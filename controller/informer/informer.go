@@ -1,4 +1,4 @@
-package controller
+package informer
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // handler's listener. The store is the cache: Get and List read it, never the
 // server.
 //
-// Build one with NewInformer, add handlers, Run it. Safe for concurrent use.
+// Build one with New, add handlers, Run it. Safe for concurrent use.
 type Informer struct {
 	name  string
 	fifo  fifo.Queue[*apiclient.Object]
@@ -37,10 +37,11 @@ type Informer struct {
 	started   bool
 	runCtx    context.Context // set by Run; listeners added later start under it
 	wg        sync.WaitGroup  // the listeners' goroutines
-	synced    bool            // the initial list has been popped and handed out
-	syncedCh  chan struct{}   // closed when synced becomes true
-	resyncing []*listener     // listeners whose resync is under way
-	events    eventCounts
+	// cacheSynced is closed once the initial list has been popped into the store
+	// and handed to the listeners: the informer's half of HasSynced (doc.go).
+	cacheSynced chan struct{}
+	resyncing   []*listener // listeners whose resync is under way
+	events      eventCounts
 }
 
 // Runner is what fills an informer's FIFO and keeps it in step with the server:
@@ -49,8 +50,8 @@ type Runner interface {
 	Run(ctx context.Context) error
 }
 
-// InformerOptions tune an Informer.
-type InformerOptions struct {
+// Options tune an Informer.
+type Options struct {
 	// Name is for logs and metrics ("pods").
 	Name string
 	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
@@ -58,9 +59,16 @@ type InformerOptions struct {
 	// always stands at one resourceVersion); DeltaFIFO batches each object's changes
 	// into one Pop, which is all a level-based Reconciler needs.
 	InOrder bool
-	// Transform runs on each object before it is cached (strip what you will never
-	// read). Objects arrive with managedFields already stripped unless the source
-	// was told to keep them.
+	// Transform reshapes objects before they are cached (strip what you will never
+	// read). It runs in processLoop as an Added, Updated, Replaced or Sync delta is
+	// popped, just before the store is written, so the cache and the handlers see
+	// its result. It does not run on deletes: OnDelete gets the watch's final
+	// object as it arrived (or, for a relist's tombstone, the cached, transformed
+	// object). A Sync delta carries the stored object, already transformed, so
+	// Transform must accept its own output. The FIFO holds objects untransformed
+	// (client-go transforms them as they enter the FIFO, deletes included). Objects
+	// arrive with managedFields already stripped unless the source was told to
+	// keep them.
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
@@ -72,10 +80,10 @@ type InformerOptions struct {
 	Trace func(line string)
 }
 
-// NewInformer builds an informer from its parts. Most callers use
-// Manager.Informer (manager.go), which builds the listwatch Reflector as Source.
-func NewInformer(opts InformerOptions) *Informer {
-	inf := &Informer{name: opts.Name, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, syncedCh: make(chan struct{})}
+// New builds an informer from its parts. Most callers use
+// controller.Manager.Informer, which builds the listwatch Reflector as Source.
+func New(opts Options) *Informer {
+	inf := &Informer{name: opts.Name, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
 	}
@@ -105,23 +113,28 @@ func (r *Registration) HasSynced() bool { return r.l.HasSynced() }
 // keep up shows here, and in the informer's metrics.
 func (r *Registration) Backlog() int { return r.l.Backlog() }
 
-// AddHandler registers h. With resync > 0, h also gets an OnUpdate(obj, obj) for
-// every cached object each resync period. A handler added after Run first gets
-// the whole current cache as adds (initialList true).
-func (inf *Informer) AddHandler(h Handler, resync time.Duration) *Registration {
-	l := newListener(h, resync)
+// AddHandler registers h under name, which names it in trace lines ("handler add
+// default/web-1 to=podrestart"); "" names it by its place, "#0" for the first. With
+// resync > 0, h also gets an OnUpdate(obj, obj) for every cached object each
+// resync period. A handler added after Run first gets the whole current cache as
+// adds (initialList true).
+func (inf *Informer) AddHandler(name string, h Handler, resync time.Duration) *Registration {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	if name == "" {
+		name = fmt.Sprintf("#%d", len(inf.listeners))
+	}
+	l := newListener(name, h, resync)
 	if resync > 0 {
 		l.nextSync = inf.clock.Now().Add(resync)
 	}
-	inf.mu.Lock()
-	defer inf.mu.Unlock()
 	inf.listeners = append(inf.listeners, l)
 	if inf.started {
 		// Late joiner: replay the cache, then mark it synced if the informer is.
 		for _, obj := range inf.store.List() {
 			l.add(notification{kind: addNotification, obj: obj, flag: true})
 		}
-		if inf.synced {
+		if closed(inf.cacheSynced) {
 			l.add(notification{kind: syncedMarker})
 		}
 		inf.startListener(l)
@@ -253,17 +266,24 @@ func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool
 func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error {
 	obj := d.Object
 	inf.events.count(d.Type)
-	inf.tracef("fifo pop %s %s rv=%s", d.Type, d.Key, obj.Metadata.ResourceVersion)
+	// Every trace line is guarded: its arguments (boxed into ...any, a Len under the
+	// store's lock) cost allocations and time even when nobody reads the line.
+	tracing := inf.trace != nil
+	if tracing {
+		inf.tracef("fifo pop %s %s rv=%s", d.Type, d.Key, obj.Metadata.ResourceVersion)
+	}
+	// The store is written under d.Key: the FIFO keyed the object already, and
+	// keying it again would cost a string per delta.
 	if d.Type == fifo.Deleted {
 		old, exists := inf.store.GetByKey(d.Key)
-		if err := inf.store.Delete(obj); err != nil {
-			return err
-		}
+		inf.store.DeleteKey(d.Key)
 		if exists {
 			obj = newest(old, obj, d.Tombstone != nil)
 		}
-		inf.tracef("store delete %s size=%d", d.Key, inf.store.Len())
-		inf.notify(notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
+		if tracing {
+			inf.tracef("store delete %s size=%d", d.Key, inf.store.Len())
+		}
+		inf.notify(d.Key, notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
 		return nil
 	}
 	if inf.transform != nil {
@@ -273,23 +293,24 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 		}
 	}
 	old, exists := inf.store.GetByKey(d.Key)
-	if !exists {
-		if err := inf.store.Add(obj); err != nil {
-			return err
-		}
-		inf.tracef("store add %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
-		inf.notify(notification{kind: addNotification, obj: obj, flag: initial}, false)
-		return nil
-	}
-	if err := inf.store.Update(obj); err != nil {
+	if err := inf.store.Put(d.Key, obj); err != nil {
 		return err
+	}
+	if !exists {
+		if tracing {
+			inf.tracef("store add %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+		}
+		inf.notify(d.Key, notification{kind: addNotification, obj: obj, flag: initial}, false)
+		return nil
 	}
 	// An update that carries the same resourceVersion is no change: a Sync from
 	// Resync, or a relist re-listing an object as it was. Only handlers that asked
 	// for resyncs hear of it.
 	resync := d.Type == fifo.Sync || old.Metadata.ResourceVersion == obj.Metadata.ResourceVersion
-	inf.tracef("store update %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
-	inf.notify(notification{kind: updateNotification, old: old, obj: obj}, resync)
+	if tracing {
+		inf.tracef("store update %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+	}
+	inf.notify(d.Key, notification{kind: updateNotification, old: old, obj: obj}, resync)
 	return nil
 }
 
@@ -302,9 +323,9 @@ func newest(cached, deleted *apiclient.Object, tombstone bool) *apiclient.Object
 	return deleted
 }
 
-// notify hands n to every listener, or for a resync only to those whose resync
-// is under way.
-func (inf *Informer) notify(n notification, resync bool) {
+// notify hands n, about the object stored under key, to every listener, or for a
+// resync only to those whose resync is under way.
+func (inf *Informer) notify(key string, n notification, resync bool) {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
 	targets := inf.listeners
@@ -313,7 +334,9 @@ func (inf *Informer) notify(n notification, resync bool) {
 	}
 	for _, l := range targets {
 		l.add(n)
-		inf.tracef("handler %s %s backlog=%d", kindName(n.kind), keyOf(n.obj), l.Backlog())
+		if inf.trace != nil {
+			inf.tracef("handler %s %s to=%s backlog=%d", kindName(n.kind), key, l.name, l.Backlog())
+		}
 	}
 }
 
@@ -325,11 +348,10 @@ func (inf *Informer) markSyncedOnce() {
 	}
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
-	if inf.synced {
+	if closed(inf.cacheSynced) {
 		return
 	}
-	inf.synced = true
-	close(inf.syncedCh)
+	close(inf.cacheSynced)
 	for _, l := range inf.listeners {
 		l.add(notification{kind: syncedMarker})
 	}

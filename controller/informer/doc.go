@@ -1,0 +1,80 @@
+// Package informer keeps a local cache of one resource and tells handlers what
+// changed: the Reflector fills a FIFO, the informer pops it into a store, and each
+// handler hears of every change on a goroutine of its own.
+//
+// # Where this sits
+//
+// The caret line is import order (who may import whom, main_test.go checks it),
+// not the order data flows in:
+//
+//	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
+//	                                                    ^^^^^^^^^^ controller/informer, the cache half
+//
+// Package controller builds on it (the reconcile loop, the Manager). Everything
+// about a cache lives here: what fills it (Options.Source), how objects are
+// reshaped on the way in (Options.Transform), how they are indexed
+// (Options.Indexers), and how it is read (cache.go).
+//
+//	Reflector ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listener ─▶ Handler
+//	(Source)     fifo    informer.go          store    listener.go  handler.go
+//
+// # Synced and resync
+//
+// "Synced" is asked of four things along the way; a reader needs the last two.
+//
+//	listwatch.Reflector.HasSynced   the first LIST reached the FIFO (not yet popped)
+//	fifo's HasSynced                every object of the first Replace has been popped
+//	Registration.HasSynced          this handler has been given the whole initial list
+//	Informer.HasSynced              the FIFO has synced AND every handler registered
+//	                                so far has too; WaitForCacheSync waits for it
+//
+// The informer reads only the FIFO's: when a Pop leaves it synced (or a first LIST
+// finds nothing), the informer closes its own channel and queues a synced marker
+// behind the initial list in every listener; a listener reaching the marker closes
+// its channel. Informer.HasSynced is both, so a controller that waits for it never
+// starts workers while a handler is still being told about the initial list
+// (client-go's HasSynced does not wait for handlers: kubernetes#113763).
+//
+// Resync replays the cache to handlers that asked for it, changed or not: a
+// safety net for a handler that missed or mishandled a change. Only the informer
+// resyncs (the Reflector the Manager builds never calls the FIFO's Resync):
+//
+//   - AddHandler's resync argument asks for it; 0 (the default) means never.
+//     controller.Options.ResyncPeriod is what Controller.Watch passes; it is 0
+//     unless set. A handler added by WatchWith never resyncs.
+//   - resyncLoop wakes at the shortest period asked for, picks the handlers that
+//     are due, and calls the FIFO's Resync, which queues a Sync delta with the
+//     stored object for each stored key that is not already queued.
+//   - A Sync delta, like a relisted object whose resourceVersion did not change,
+//     reaches only the handlers picked at the latest resync (none before the
+//     first), as OnUpdate(obj, obj).
+//
+// # Guarantees
+//
+//   - Handlers are called in the order the cache changed, each on a goroutine of
+//     its own; a slow handler delays only itself, and its backlog is visible
+//     (Registration.Backlog). Nothing is dropped.
+//   - The store is updated before handlers are told, so a handler that reads the
+//     cache sees at least what it is told about.
+//   - A delete learned from a relist reaches OnDelete with finalStateUnknown set;
+//     it is never an interface{} to type-switch on.
+//   - HasSynced and WaitForCacheSync wait on channels; nothing polls.
+//   - Trace lines name the handler they are for ("handler add default/web-1
+//     to=podrestart backlog=1"); with no Trace set, nothing is formatted.
+//
+// # Compared with client-go
+//
+// informer.go is client-go's tools/cache/shared_informer.go (sharedIndexInformer,
+// sharedProcessor, processorListener) and controller.go (processLoop,
+// processDeltas). What differs:
+//   - HasSynced waits for the handlers (above).
+//   - A handler added after start gets the cache as adds, as in client-go, and its
+//     own Registration.HasSynced, as in client-go since 1.27.
+//   - Each listener's buffer is a slice that shrinks back when drained, and its
+//     length is a metric; client-go's grows without a bound or a signal.
+//   - OnDelete has a flag instead of DeletedFinalStateUnknown.
+//   - Transform runs as objects leave the FIFO, not as they enter it (see
+//     Options.Transform).
+//   - One Runner interface for what fills the FIFO, so tests drive an informer with
+//     a script (package informertest) and the command with the Reflector.
+package informer
