@@ -287,7 +287,7 @@ func TestIntegration_watch_sees_changes_and_pages_list(t *testing.T) {
 	if got := keys(paged.Items); got != ns+"/c0 "+ns+"/c1 "+ns+"/c2 "+ns+"/c3 "+ns+"/c4" {
 		t.Fatalf("paged list: %s", got)
 	}
-	w, err := cms.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: paged.ResourceVersion, AllowWatchBookmarks: true}, IdleTimeout: time.Minute})
+	w, err := cms.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: paged.ResourceVersion, AllowWatchBookmarks: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
