@@ -192,10 +192,25 @@ func child(data []byte, step string) ([]byte, bool) {
 // errFound stops a walk once the value sought is found.
 var errFound = errors.New("found")
 
-// Decode decodes the object's JSON into v, a pointer to a struct of your own that
-// declares just the fields you need (a typed view of any resource, generated
-// code not required). Keys match case-sensitively and integers keep full int64
-// precision; see Unmarshal.
+// Decode decodes the object (as Raw gives it) into v, a pointer to a struct of
+// your own that declares just the fields you need: a typed view of any resource,
+// generated code not required. It goes through Unmarshal, which reads JSON as the
+// API server does: integers keep full int64 precision, and keys match field names
+// exactly. That second rule is a pitfall: encoding/json alone would put the key
+// "type" into an untagged field Type, but here an untagged
+//
+//	struct{ Type, Status string }
+//
+// decodes a condition to two empty strings, with no error. The fix is a json tag
+// on every field, spelled as the API spells the key:
+//
+//	struct {
+//		Type   string `json:"type"`
+//		Status string `json:"status"`
+//	}
+//
+// (ExampleObject_Decode shows both.) Each call encodes the metadata and decodes
+// by reflection: call it once per object and read the fields from the struct.
 func (o *Object) Decode(v any) error {
 	b, err := o.MarshalJSON()
 	if err != nil {
