@@ -33,19 +33,19 @@ func FuzzDecodeMeta(f *testing.F) {
 		}
 		var want, got ObjectMeta
 		errWant := Unmarshal(data, &want)
-		errGot := decodeMeta(data, &got)
+		errGot := scanMeta(data, &got)
 		if (errWant == nil) != (errGot == nil) {
-			t.Fatalf("Unmarshal: %v; decodeMeta: %v; input %q", errWant, errGot, data)
+			t.Fatalf("Unmarshal: %v; scanMeta: %v; input %q", errWant, errGot, data)
 		}
 		if errWant == nil && !reflect.DeepEqual(want, got) {
-			t.Fatalf("Unmarshal gives %+v, decodeMeta %+v, for %q", want, got, data)
+			t.Fatalf("Unmarshal gives %+v, scanMeta %+v, for %q", want, got, data)
 		}
 	})
 }
 
-// decodeMeta runs the production metadata decoder (metaSpan.scan, as decodeAt
+// scanMeta runs the production metadata decoder (metaSpan.scan, as decodeAt
 // calls it for an object's "metadata" member) on a whole document.
-func decodeMeta(data []byte, m *ObjectMeta) error {
+func scanMeta(data []byte, m *ObjectMeta) error {
 	var span metaSpan
 	end, err := span.scan(data, jsonwire.SkipSpace(data, 0), m, true)
 	return jsonwire.Whole(data, end, err)

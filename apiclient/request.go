@@ -22,7 +22,9 @@ type request struct {
 	contentType string
 	accept      string
 	// watch requests skip the rate limiter (a watch is one long request, and
-	// client-go does not count it either) and are retried by the Reflector, not here.
+	// client-go does not count it either). Like any request, a watch answered 429
+	// or 5xx with Retry-After is sent again by do; a watch that fails otherwise, or
+	// ends after it started, is restarted by the Reflector (listwatch).
 	watch bool
 }
 

@@ -10,7 +10,7 @@ import (
 
 // watchdog cancels a watch that has been silent for idle. It runs on the
 // reflector's Clock, so a test moves it with a fake clock, where a timer inside the
-// HTTP client (apiclient's WatchOptions.IdleTimeout) would need real time.
+// HTTP client would need real time. It is the one liveness check of a watch.
 //
 // Its goroutine is owned by the watch that started it: stop ends it and waits for
 // it, and it never calls cancel after stop returns.
