@@ -100,18 +100,8 @@ func listMembers(f *jsonwire.Reader, opts DecodeOptions, header *List, fn func(*
 		return err
 	}
 	for first := true; ; first = false {
-		c, err := f.Peek()
-		if err != nil {
+		if more, err := f.More('}', first); !more || err != nil {
 			return cutShort(f, err)
-		}
-		switch {
-		case c == '}':
-			f.Skip()
-			return nil
-		case !first && c != ',':
-			return &jsonwire.SyntaxError{Offset: int(f.Offset()), Msg: fmt.Sprintf("expected ',' or '}', got %q", c)}
-		case !first:
-			f.Skip()
 		}
 		lit, err := f.Value()
 		if err != nil {
@@ -166,18 +156,11 @@ func listItems(f *jsonwire.Reader, opts DecodeOptions, fn func(*Object) error) e
 		return err
 	}
 	for n := 0; ; n++ {
-		c, err := f.Peek()
-		if err != nil {
-			return cutShort(f, err)
-		}
-		switch {
-		case c == ']':
-			f.Skip()
-			return nil
-		case n > 0 && c != ',':
-			return &jsonwire.SyntaxError{Offset: int(f.Offset()), Msg: fmt.Sprintf("expected ',' or ']' after item %d, got %q", n-1, c)}
-		case n > 0:
-			f.Skip()
+		if more, err := f.More(']', n == 0); !more || err != nil {
+			if err = cutShort(f, err); err != nil && n > 0 {
+				err = fmt.Errorf("after item %d: %w", n-1, err)
+			}
+			return err
 		}
 		at := f.Offset()
 		item, err := f.Frame()

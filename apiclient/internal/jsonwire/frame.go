@@ -50,9 +50,6 @@ func NewReader(r io.Reader, max int) *Reader {
 // Offset is the stream offset of the next unread byte.
 func (f *Reader) Offset() int64 { return f.base + int64(f.pos) }
 
-// Skip consumes the byte that Peek returned.
-func (f *Reader) Skip() { f.pos++ }
-
 // Peek skips whitespace and returns the next byte without consuming it. At the end
 // of the stream it returns the reader's error (io.EOF when the stream ended cleanly).
 func (f *Reader) Peek() (byte, error) {
@@ -81,6 +78,28 @@ func (f *Reader) Expect(c byte) error {
 	}
 	f.pos++
 	return nil
+}
+
+// More reads what follows the opener of a container being read piece by piece
+// (first), or one of its members or elements: true when another follows (its
+// comma consumed), false at the closer (consumed). At the end of the stream it
+// returns the reader's error, as Peek does.
+func (f *Reader) More(closer byte, first bool) (bool, error) {
+	c, err := f.Peek()
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case c == closer:
+		f.pos++
+		return false, nil
+	case first:
+		return true, nil
+	case c == ',':
+		f.pos++
+		return true, nil
+	}
+	return false, &SyntaxError{Offset: int(f.Offset()), Msg: fmt.Sprintf("expected ',' or %q, got %q", closer, c)}
 }
 
 // Value returns the next whole JSON value, validated. io.EOF means the stream
