@@ -84,7 +84,6 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 	}
 	if meta.lossless && top.n == 1 && !opts.KeepManagedFields {
 		obj.raw = top.cut(data, start, end)
-		obj.metaCut = true
 		return obj, end, nil
 	}
 	// Keep a copy of exactly the object, in one allocation of its final size,

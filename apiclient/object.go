@@ -32,11 +32,12 @@ type Object struct {
 	Metadata ObjectMeta
 
 	// raw is the object's JSON as the server sent it, with metadata.managedFields
-	// left out unless the decoder was asked to keep them — or, when metaCut is set,
-	// with the whole metadata member left out, because Metadata holds all of it
-	// (see decodeAt). Never modified after decoding.
-	raw     []byte
-	metaCut bool
+	// left out unless the decoder was asked to keep them — or with the whole
+	// metadata member left out, when Metadata holds all of it (see decodeAt).
+	// Which of the two never shows: Raw writes kind, apiVersion and metadata from
+	// the fields, and reads only the other members from raw. Never modified after
+	// decoding.
+	raw []byte
 }
 
 // TypeMeta names an object's schema: apiVersion ("v1", "apps/v1") and kind ("Pod").
