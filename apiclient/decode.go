@@ -38,16 +38,14 @@ func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
 // pass, and returns where it ends. The stream readers call it on their buffers:
 // the result never aliases data.
 //
-// What it keeps of the bytes: when the metadata decodes losslessly (every member
-// known to ObjectMeta, timestamps in the server's own form) and managedFields are
-// dropped, the metadata member is cut out of raw altogether, since Metadata holds
-// all of it and Raw can write it back; that saves the metadata's ~400 bytes a pod
-// twice over (once in raw, once more in the allocator's rounding). Otherwise only
-// managedFields is cut, and the rest kept as received.
+// What it keeps of the bytes: every member but metadata, in one allocation of its
+// final size. Metadata holds the metadata (managedFields too, when asked to keep
+// them), and Raw writes it from there; that saves the metadata's ~400 bytes a pod
+// twice over (once in raw, once more in the allocator's rounding), and
+// managedFields' ~2.5 KB.
 func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error) {
 	obj := &Object{}
-	var meta metaSpan
-	top := newCutter()
+	meta := newCutter()
 	end, err := jsonwire.WalkObject(data, start, 1, func(key []byte, begin, at int) (int, error) {
 		var end int
 		var err error
@@ -64,7 +62,8 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 				return at, fmt.Errorf("%s: %w", key, err)
 			}
 		case "metadata":
-			if end, err = meta.scan(data, at, &obj.Metadata, opts.KeepManagedFields); err != nil {
+			d := metaDecoder{m: &obj.Metadata, skipManaged: !opts.KeepManagedFields}
+			if end, err = d.decode(data, at); err != nil {
 				return end, err
 			}
 		default:
@@ -72,24 +71,20 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 				return end, err
 			}
 		}
-		top.member(string(key) == "metadata", begin, end)
+		meta.member(string(key) == "metadata", begin, end)
 		return end, nil
 	})
 	if err != nil {
 		return nil, end, err
 	}
-	if meta.end == 0 {
+	switch meta.n {
+	case 0:
 		obj.raw = bytes.Clone(data[start:end])
-		return obj, end, nil
+	case 1:
+		obj.raw = meta.cut(data, start, end)
+	default: // metadata more than once: no server sends that
+		obj.raw = appendWithout(nil, data[start:end], "metadata")
 	}
-	if meta.lossless && top.n == 1 && !opts.KeepManagedFields {
-		obj.raw = top.cut(data, start, end)
-		return obj, end, nil
-	}
-	// Keep a copy of exactly the object, in one allocation of its final size,
-	// without managedFields unless asked to keep them.
-	cut := meta.cutLen()
-	obj.raw = meta.appendObject(make([]byte, 0, end-start-cut), data, start, end)
 	return obj, end, nil
 }
 
@@ -128,79 +123,19 @@ func (c *cutter) cut(data []byte, start, end int) []byte {
 	return append(raw, data[c.to:end]...)
 }
 
-// metaSpan is where an object's metadata is, where managedFields is in it, and
-// whether Metadata holds all of it (metaDecoder's lossless).
-type metaSpan struct {
-	at, end  int // the metadata value; end is 0 when there is none
-	managed  cutter
-	lossless bool
-}
-
-// scan validates the metadata value at data[at] and decodes it into meta in the
-// same pass, finding managedFields on the way unless they are to be kept. This is
-// the one metadata decoder: FuzzDecodeMeta drives it.
-func (m *metaSpan) scan(data []byte, at int, meta *ObjectMeta, keepManaged bool) (int, error) {
-	*m = metaSpan{at: at, managed: newCutter()}
-	if at >= len(data) || data[at] != '{' {
-		end, err := jsonwire.CheckValue(data, at, 1)
-		if m.end = end; err == nil && string(data[at:end]) != "null" { // null: no metadata
-			err = fmt.Errorf("metadata: want an object, got %.20s", data[at:end])
-		}
-		return end, err
-	}
-	d := metaDecoder{m: meta, skipManaged: !keepManaged, lossless: true}
-	end, err := jsonwire.WalkObject(data, at, 2, func(key []byte, begin, vAt int) (int, error) {
-		end, err := d.member(key, data, vAt)
-		if err != nil {
-			return end, decodeError("metadata", err)
-		}
-		if !keepManaged {
-			m.managed.member(string(key) == "managedFields", begin, end)
-		}
-		return end, nil
-	})
-	m.end, m.lossless = end, d.lossless && err == nil
-	return end, err
-}
-
-// cutLen is how many bytes shorter the object is without managedFields: exact
-// for one managedFields member, 0 (a slightly larger buffer) for several, which
-// no real server sends.
-func (m *metaSpan) cutLen() int {
-	if m.managed.n == 1 {
-		return m.managed.to - m.managed.from
-	}
-	return 0
-}
-
-// appendObject appends data[start:end] to raw, without managedFields.
-func (m *metaSpan) appendObject(raw, data []byte, start, end int) []byte {
-	switch {
-	case m.managed.n == 1:
-		raw = append(raw, data[start:m.managed.from]...)
-		return append(raw, data[m.managed.to:end]...)
-	case m.managed.n > 1: // managedFields more than once (never from a real server)
-		raw = append(raw, data[start:m.at]...)
-		raw = appendWithoutManagedFields(raw, data[m.at:m.end])
-		return append(raw, data[m.end:end]...)
-	}
-	return append(raw, data[start:end]...)
-}
-
-// appendWithoutManagedFields appends the metadata object without its
-// managedFields: the other members' bytes exactly, joined by commas. meta was
-// validated by scan.
-func appendWithoutManagedFields(raw, meta []byte) []byte {
+// appendWithout appends the JSON object obj without its members named key: the
+// other members' bytes exactly, joined by commas. obj has been validated.
+func appendWithout(raw, obj []byte, key string) []byte {
 	raw = append(raw, '{')
 	first := true
-	_, _ = jsonwire.WalkObject(meta, 0, 1, func(key []byte, begin, at int) (int, error) {
-		end, err := jsonwire.CheckValue(meta, at, 1)
-		if err == nil && string(key) != "managedFields" {
+	_, _ = jsonwire.WalkObject(obj, 0, 1, func(k []byte, begin, at int) (int, error) {
+		end, err := jsonwire.CheckValue(obj, at, 1)
+		if err == nil && string(k) != key {
 			if !first {
 				raw = append(raw, ',')
 			}
 			first = false
-			raw = append(raw, meta[begin:end]...)
+			raw = append(raw, obj[begin:end]...)
 		}
 		return end, err
 	})

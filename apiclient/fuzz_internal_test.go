@@ -9,7 +9,7 @@ import (
 )
 
 // A differential fuzz target for the hand-written metadata decoder (meta.go, as
-// decode.go's metaSpan.scan runs it): it must say what Unmarshal, reflection and
+// decodeAt runs it): it must say what Unmarshal, reflection and
 // all, says about the same input. Seeds: the cases below and
 // testdata/fuzz/FuzzDecodeMeta. The validator and the framing have theirs in
 // internal/jsonwire.
@@ -43,10 +43,10 @@ func FuzzDecodeMeta(f *testing.F) {
 	})
 }
 
-// scanMeta runs the production metadata decoder (metaSpan.scan, as decodeAt
-// calls it for an object's "metadata" member) on a whole document.
+// scanMeta runs the production metadata decoder (metaDecoder.decode, as
+// decodeAt calls it for an object's "metadata" member) on a whole document.
 func scanMeta(data []byte, m *ObjectMeta) error {
-	var span metaSpan
-	end, err := span.scan(data, jsonwire.SkipSpace(data, 0), m, true)
+	d := metaDecoder{m: m}
+	end, err := d.decode(data, jsonwire.SkipSpace(data, 0))
 	return jsonwire.Whole(data, end, err)
 }

@@ -89,25 +89,37 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 }
 
 // metaDecoder decodes an object's metadata by hand, one member at a time, in the
-// pass that validates it (metaSpan.scan, decode.go): every cached object passes
+// pass that validates it (decodeAt calls decode): every cached object passes
 // through here, and encoding/json's reflection would cost about as much as
 // everything else on the path together. It gives the same result as Unmarshal
-// (case-sensitive keys, the last of duplicate keys winning outright, null giving
-// the zero value); FuzzDecodeMeta compares the two on arbitrary input. The rare,
-// nested members (ownerReferences, managedFields, finalizers) are handed to
-// Unmarshal.
+// (case-sensitive keys, unknown keys ignored, the last of duplicate keys winning
+// outright, null giving the zero value); FuzzDecodeMeta compares the two on
+// arbitrary input. The rare, nested members (ownerReferences, managedFields,
+// finalizers) are handed to Unmarshal.
 //
 // Strings that repeat across objects — the namespace, label keys and values,
 // annotation keys — are interned (jsonwire.Intern), so ten thousand pods in one
 // namespace share one copy of it.
-//
-// lossless ends true when every member was known and not null, and timestamps
-// were in the server's form: encoding m then gives the same object back, so
-// decodeAt need not keep the bytes.
 type metaDecoder struct {
 	m           *ObjectMeta
-	skipManaged bool
-	lossless    bool // so far
+	skipManaged bool // leave managedFields out
+}
+
+// decode validates the metadata value at data[at] (a member of the object, so
+// depth 2 for its own members) and decodes it into d.m in the same pass; it
+// returns where the value ends. null leaves d.m as it is.
+func (d *metaDecoder) decode(data []byte, at int) (int, error) {
+	if at >= len(data) || data[at] != '{' {
+		end, err := jsonwire.CheckValue(data, at, 1)
+		if err == nil && string(data[at:end]) != "null" {
+			err = fmt.Errorf("metadata: want an object, got %.20s", data[at:end])
+		}
+		return end, err
+	}
+	return jsonwire.WalkObject(data, at, 2, func(key []byte, _, vAt int) (int, error) {
+		end, err := d.member(key, data, vAt)
+		return end, decodeError("metadata", err)
+	})
 }
 
 // member validates and decodes the member key whose value starts at data[at]
@@ -131,9 +143,6 @@ func (d *metaDecoder) member(key, data []byte, at int) (int, error) {
 		return end, err
 	}
 	value := data[at:end]
-	if string(value) == "null" {
-		d.lossless = false // written back, it would be left out, not null
-	}
 	switch string(key) {
 	case "name":
 		err = setString(&m.Name, value, false)
@@ -150,9 +159,9 @@ func (d *metaDecoder) member(key, data []byte, at int) (int, error) {
 	case "generation":
 		err = setInt(&m.Generation, value)
 	case "creationTimestamp":
-		err = setTime(&m.CreationTimestamp, value, &d.lossless)
+		err = setTime(&m.CreationTimestamp, value)
 	case "deletionTimestamp":
-		err = setTime(&m.DeletionTimestamp, value, &d.lossless)
+		err = setTime(&m.DeletionTimestamp, value)
 	case "deletionGracePeriodSeconds":
 		if string(value) == "null" {
 			m.DeletionGracePeriodSeconds = nil
@@ -178,8 +187,6 @@ func (d *metaDecoder) member(key, data []byte, at int) (int, error) {
 		if !d.skipManaged {
 			err = Unmarshal(value, &m.ManagedFields)
 		}
-	default:
-		d.lossless = false
 	}
 	if err != nil {
 		return at, fmt.Errorf("%s: %w", key, err)
@@ -222,10 +229,8 @@ func setInt(dst *int64, value []byte) error {
 	return nil
 }
 
-// setTime reads an RFC 3339 timestamp; null clears it. A timestamp in any other
-// form than the server's own ("2026-11-22T09:54:22Z") clears *lossless: Time would
-// write it back differently.
-func setTime(dst **Time, value []byte, lossless *bool) error {
+// setTime reads an RFC 3339 timestamp; null clears it.
+func setTime(dst **Time, value []byte) error {
 	if string(value) == "null" {
 		*dst = nil
 		return nil
@@ -240,9 +245,6 @@ func setTime(dst **Time, value []byte, lossless *bool) error {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return fmt.Errorf("time: %w", err)
-	}
-	if len(s) != len("2006-01-02T15:04:05Z") || s[len(s)-1] != 'Z' {
-		*lossless = false
 	}
 	*dst = &Time{t}
 	return nil

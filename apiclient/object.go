@@ -31,12 +31,9 @@ type Object struct {
 	TypeMeta
 	Metadata ObjectMeta
 
-	// raw is the object's JSON as the server sent it, with metadata.managedFields
-	// left out unless the decoder was asked to keep them — or with the whole
-	// metadata member left out, when Metadata holds all of it (see decodeAt).
-	// Which of the two never shows: Raw writes kind, apiVersion and metadata from
-	// the fields, and reads only the other members from raw. Never modified after
-	// decoding.
+	// raw is the object's JSON as the server sent it, less the metadata member:
+	// Metadata holds that, and Raw writes it from there (see decodeAt). Never
+	// modified after decoding.
 	raw []byte
 }
 

@@ -55,9 +55,8 @@
 //	                            same pass (apiclient's decodeAt)
 //	     ─▶ apiclient/meta.go   decode metadata by hand as it is walked; intern
 //	                            namespace, label keys and values, annotation keys
-//	     ─▶ apiclient/decode.go keep one copy of the object without managedFields,
-//	                            and without metadata too when Metadata holds it
-//	                            losslessly
+//	     ─▶ apiclient/decode.go keep one copy of the object without its metadata
+//	                            (Metadata holds it, Raw writes it back)
 //
 // Measured on the recorded 5.2 KB pod of apiclient/testdata (go test -bench
 // 'Decode|Field' -benchmem ./apiclient, 2 cores, quiet, 2026-11-22), encoding/json
