@@ -24,7 +24,8 @@ import (
 // no field exactly are pruned by walking the tree alongside v's type, and the rest
 // is handed to encoding/json. Types that decode themselves (json.Unmarshaler, such
 // as Time) are left alone. This costs about twice a plain json.Unmarshal, which is
-// fine for the typed client; the cache's hot path never comes here.
+// fine for the typed client; the cache's hot path comes here only for the nested
+// members of metadata (ownerReferences, finalizers, managedFields when kept).
 //
 // Kubernetes' own decoder makes the same two choices (sigs.k8s.io/json, a fork of
 // encoding/json).

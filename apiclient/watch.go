@@ -34,7 +34,7 @@ type Event struct {
 
 // ErrWatchIdle says a watch delivered nothing for too long and was closed, its
 // connection presumed dead. apiclient does not time a watch itself: the Reflector's
-// watchdog (listwatch) does, on its clock, and ends the watch with this error.
+// watchdog (listwatch) does, on its clock, and reports such a watch with this error.
 var ErrWatchIdle = errors.New("watch idle for too long: connection presumed dead")
 
 // maxEvent bounds one event on the wire. etcd refuses objects over 1.5 MiB, so a
@@ -78,8 +78,9 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 }
 
 // Next blocks until the next event. It returns io.EOF when the server ended the
-// stream normally (its timeout passed), the context's error when the watch was cancelled, and for an ERROR event, the
-// event together with a *StatusError (IsGone tells a 410).
+// stream normally (its timeout passed), the context's error when the watch was
+// cancelled or closed, and for an ERROR event, the event together with a
+// *StatusError (IsGone tells a 410).
 //
 // Each event is read into the Watcher's buffer, validated in one pass, split into
 // type and object, and the object decoded (decode.go): its bytes are copied once,
