@@ -153,6 +153,9 @@ func TestGolden_reconcile_log(t *testing.T) {
 		qclock.Step(mustDuration(backoff))
 		s.expect(t)
 	}
+	for ctrl.Stats().Dropped == 0 { // the reconciler speaks before it returns the error
+		yield()
+	}
 	s.say("# dropped: %d; a new change of f starts afresh", ctrl.Stats().Dropped)
 	if _, err := pc.Patch(ctx, "f", apiclient.MergePatch, []byte(`{"metadata":{"labels":{"x":"y"}}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
