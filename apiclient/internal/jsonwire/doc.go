@@ -19,6 +19,7 @@
 //	WalkArray (valid.go)     hand each member or element to the caller on the way
 //	Unquote, String          string literals to Go strings (unquote.go)
 //	Intern (intern.go)       one shared copy of strings that repeat across objects
+//	SyntaxError, ErrShort    what goes wrong, at which byte (errors.go)
 //
 // There is one walker. A caller that wants the parts of a value walks it with
 // WalkObject or WalkArray and validates what it does not decode with CheckValue:

@@ -1,9 +1,6 @@
 package jsonwire
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // The validator: CheckValue reads one value, checks it against the JSON grammar
 // exactly as encoding/json does (json.Valid and CheckValue agree on every input;
@@ -15,32 +12,6 @@ import (
 // MaxDepth bounds nesting, as encoding/json does, so that hostile input cannot
 // exhaust the stack.
 const MaxDepth = 10000
-
-// ErrSyntax is what errors.Is finds in every error about malformed JSON.
-var ErrSyntax = errors.New("invalid JSON")
-
-// ErrShort means data ended before the value did: a stream reader should read
-// more; for a complete document it means the input was cut.
-var ErrShort = errors.New("unexpected end of JSON input")
-
-// SyntaxError is invalid JSON at a byte offset.
-type SyntaxError struct {
-	Offset int
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
-}
-
-// Is lets errors.Is(err, ErrSyntax) find a SyntaxError.
-func (e *SyntaxError) Is(target error) bool { return target == ErrSyntax }
-
-// BadByte is the SyntaxError for an unexpected data[i]; where says what was
-// expected ("after an object key").
-func BadByte(data []byte, i int, where string) error {
-	return &SyntaxError{Offset: i, Msg: fmt.Sprintf("unexpected %q %s", data[i], where)}
-}
 
 // Whole finishes the check of a complete document: given where the value that
 // starts it ended (end, err from CheckValue or a walker), it turns ErrShort into a
