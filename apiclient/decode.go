@@ -2,9 +2,9 @@ package apiclient
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"strconv"
+
+	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
 // DecodeOptions tune how an object's JSON becomes an Object.
@@ -19,24 +19,16 @@ type DecodeOptions struct {
 // list.go) go through the same decodeAt on their buffers.
 //
 // Cost, for the 5.2 KB pod in testdata: one pass that validates the JSON, finds
-// the members and decodes the metadata by hand as it goes (jsonvalid.go, meta.go),
-// then one copy of what is kept; spec and status are not decoded at all.
+// the members and decodes the metadata by hand as it goes (jsonwire.WalkObject,
+// meta.go), then one copy of what is kept; spec and status are not decoded at all.
 func DecodeObject(data []byte) (*Object, error) {
 	return DecodeOptions{}.Decode(data)
 }
 
 // Decode is DecodeObject with options.
 func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
-	obj, end, err := opts.decodeAt(data, skipSpace(data, 0))
-	if err == errShort {
-		err = &syntaxError{offset: len(data), msg: "unexpected end of input"}
-	}
-	if err == nil {
-		if j := skipSpace(data, end); j < len(data) {
-			err = badByte(data, j, "after the top-level value")
-		}
-	}
-	if err != nil {
+	obj, end, err := opts.decodeAt(data, jsonwire.SkipSpace(data, 0))
+	if err = jsonwire.Whole(data, end, err); err != nil {
 		return nil, fmt.Errorf("decode object: %w", err)
 	}
 	return obj, nil
@@ -46,22 +38,20 @@ func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
 // pass, and returns where it ends. The stream readers call it on their buffers:
 // the result never aliases data.
 //
-// What it keeps of the bytes: when the metadata decodes losslessly (every member
-// known to ObjectMeta, timestamps in the server's own form) and managedFields are
-// dropped, the metadata member is cut out of raw altogether, since Metadata holds
-// all of it and Raw can write it back; that saves the metadata's ~400 bytes a pod
-// twice over (once in raw, once more in the allocator's rounding). Otherwise only
-// managedFields is cut, and the rest kept as received.
+// What it keeps of the bytes: every member but metadata, in one allocation of its
+// final size. Metadata holds the metadata (managedFields too, when asked to keep
+// them), and Raw writes it from there; that saves the metadata's ~400 bytes a pod
+// twice over (once in raw, once more in the allocator's rounding), and
+// managedFields' ~2.5 KB.
 func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error) {
 	obj := &Object{}
-	var meta metaSpan
-	top := newCutter()
-	end, err := walkObject(data, start, 1, func(key []byte, begin, at int) (int, error) {
+	meta := newCutter()
+	end, err := jsonwire.WalkObject(data, start, 1, func(key []byte, begin, at int) (int, error) {
 		var end int
 		var err error
 		switch string(key) {
 		case "apiVersion", "kind":
-			if end, err = checkValue(data, at, 1); err != nil {
+			if end, err = jsonwire.CheckValue(data, at, 1); err != nil {
 				return end, err
 			}
 			dst := &obj.APIVersion
@@ -72,33 +62,29 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 				return at, fmt.Errorf("%s: %w", key, err)
 			}
 		case "metadata":
-			if end, err = meta.scan(data, at, &obj.Metadata, opts.KeepManagedFields); err != nil {
+			d := metaDecoder{m: &obj.Metadata, skipManaged: !opts.KeepManagedFields}
+			if end, err = d.decode(data, at); err != nil {
 				return end, err
 			}
 		default:
-			if end, err = checkValue(data, at, 1); err != nil {
+			if end, err = jsonwire.CheckValue(data, at, 1); err != nil {
 				return end, err
 			}
 		}
-		top.member(string(key) == "metadata", begin, end)
+		meta.member(string(key) == "metadata", begin, end)
 		return end, nil
 	})
 	if err != nil {
 		return nil, end, err
 	}
-	if meta.end == 0 {
+	switch meta.n {
+	case 0:
 		obj.raw = bytes.Clone(data[start:end])
-		return obj, end, nil
+	case 1:
+		obj.raw = meta.cut(data, start, end)
+	default: // metadata more than once: no server sends that
+		obj.raw = appendWithout(nil, data[start:end], "metadata")
 	}
-	if meta.lossless && top.n == 1 && !opts.KeepManagedFields {
-		obj.raw = top.cut(data, start, end)
-		obj.metaCut = true
-		return obj, end, nil
-	}
-	// Keep a copy of exactly the object, in one allocation of its final size,
-	// without managedFields unless asked to keep them.
-	cut := meta.cutLen(data)
-	obj.raw = meta.appendObject(make([]byte, 0, end-start-cut), data, start, end)
 	return obj, end, nil
 }
 
@@ -137,252 +123,21 @@ func (c *cutter) cut(data []byte, start, end int) []byte {
 	return append(raw, data[c.to:end]...)
 }
 
-// metaSpan is where an object's metadata is, where managedFields is in it, and
-// whether Metadata holds all of it (decodeMeta's lossless).
-type metaSpan struct {
-	at, end  int // the metadata value; end is 0 when there is none
-	managed  cutter
-	lossless bool
-}
-
-// scan validates the metadata value at data[at] and decodes it into meta in the
-// same pass, finding managedFields on the way unless they are to be kept.
-func (m *metaSpan) scan(data []byte, at int, meta *ObjectMeta, keepManaged bool) (int, error) {
-	*m = metaSpan{at: at, managed: newCutter()}
-	if at >= len(data) || data[at] != '{' { // null, or not metadata at all
-		end, err := checkValue(data, at, 1)
-		if m.end = end; err == nil {
-			if _, err = decodeMeta(data[at:end], meta, !keepManaged); err != nil {
-				err = fmt.Errorf("metadata: %w", err)
-			}
-		}
-		return end, err
-	}
-	d := metaDecoder{m: meta, skipManaged: !keepManaged, lossless: true}
-	end, err := walkObject(data, at, 2, func(key []byte, begin, vAt int) (int, error) {
-		end, err := checkValue(data, vAt, 2)
-		if err != nil {
-			return end, err
-		}
-		if err := d.member(key, data[vAt:end]); err != nil {
-			return vAt, fmt.Errorf("metadata: %w", err)
-		}
-		if !keepManaged {
-			m.managed.member(string(key) == "managedFields", begin, end)
-		}
-		return end, nil
-	})
-	m.end, m.lossless = end, d.lossless && err == nil
-	return end, err
-}
-
-// cutLen is how many bytes shorter the object is without managedFields.
-func (m *metaSpan) cutLen(data []byte) int {
-	switch {
-	case m.managed.n == 1:
-		return m.managed.to - m.managed.from
-	case m.managed.n > 1:
-		kept, _ := sizeWithoutManagedFields(data[m.at:m.end])
-		return (m.end - m.at) - kept
-	}
-	return 0
-}
-
-// appendObject appends data[start:end] to raw, without managedFields.
-func (m *metaSpan) appendObject(raw, data []byte, start, end int) []byte {
-	switch {
-	case m.managed.n == 1:
-		raw = append(raw, data[start:m.managed.from]...)
-		return append(raw, data[m.managed.to:end]...)
-	case m.managed.n > 1: // managedFields more than once (never from a real server)
-		raw = append(raw, data[start:m.at]...)
-		raw = appendWithoutManagedFields(raw, data[m.at:m.end])
-		return append(raw, data[m.end:end]...)
-	}
-	return append(raw, data[start:end]...)
-}
-
-// sizeWithoutManagedFields measures the metadata object as
-// appendWithoutManagedFields will write it, and says whether there is anything to cut.
-func sizeWithoutManagedFields(meta []byte) (size int, cut bool) {
-	size = 2 // '{' and '}'
-	members := 0
-	_ = eachMember(meta, func(key, _ []byte, begin, end int) error {
-		if string(key) == "managedFields" {
-			cut = true
-			return nil
-		}
-		if members++; members > 1 {
-			size++ // ','
-		}
-		size += end - begin
-		return nil
-	})
-	if !cut {
-		return len(meta), false
-	}
-	return size, true
-}
-
-// appendWithoutManagedFields appends the metadata object without its
-// managedFields: the other members' bytes exactly, joined by commas.
-func appendWithoutManagedFields(raw, meta []byte) []byte {
+// appendWithout appends the JSON object obj without its members named key: the
+// other members' bytes exactly, joined by commas. obj has been validated.
+func appendWithout(raw, obj []byte, key string) []byte {
 	raw = append(raw, '{')
 	first := true
-	_ = eachMember(meta, func(key, _ []byte, begin, end int) error {
-		if string(key) == "managedFields" {
-			return nil
+	_, _ = jsonwire.WalkObject(obj, 0, 1, func(k []byte, begin, at int) (int, error) {
+		end, err := jsonwire.CheckValue(obj, at, 1)
+		if err == nil && string(k) != key {
+			if !first {
+				raw = append(raw, ',')
+			}
+			first = false
+			raw = append(raw, obj[begin:end]...)
 		}
-		if !first {
-			raw = append(raw, ',')
-		}
-		first = false
-		raw = append(raw, meta[begin:end]...)
-		return nil
+		return end, err
 	})
 	return append(raw, '}')
-}
-
-// stringValue reads a JSON string, or null as "".
-func stringValue(value []byte) (string, error) {
-	if string(value) == "null" {
-		return "", nil
-	}
-	if len(value) == 0 || value[0] != '"' {
-		return "", fmt.Errorf("want a string, got %.20s", value)
-	}
-	return unquote(value)
-}
-
-// Field returns the value at path inside the object, e.g. Field("spec", "nodeName")
-// or Field("spec", "containers", "0", "image"): a string, bool, nil, json.Number
-// (exact, whatever its size), []any or map[string]any. The second result is false
-// when the path does not exist. It walks the raw bytes and decodes only the value
-// found; call Decode once instead when reading many fields.
-func (o *Object) Field(path ...string) (any, bool) {
-	data := o.Raw()
-	if o.metaCut && len(path) > 0 && path[0] != "metadata" {
-		data = o.raw // spec, status…: no need to write the metadata back first
-	}
-	for _, step := range path {
-		next, ok := child(data, step)
-		if !ok {
-			return nil, false
-		}
-		data = next
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-// FieldString is Field for a value that should be a string.
-func (o *Object) FieldString(path ...string) (string, bool) {
-	v, ok := o.Field(path...)
-	s, isString := v.(string)
-	return s, ok && isString
-}
-
-// child finds a member of an object, or an element of an array by decimal index.
-func child(data []byte, step string) ([]byte, bool) {
-	var found []byte
-	if i := skipSpace(data, 0); i < len(data) && data[i] == '[' {
-		n, err := strconv.Atoi(step)
-		if err != nil || n < 0 {
-			return nil, false
-		}
-		_ = eachElement(data, func(v []byte) error {
-			if n == 0 {
-				found = v
-			}
-			n--
-			return nil
-		})
-		return found, found != nil
-	}
-	_ = eachField(data, func(k string, v []byte, _, _ int) error {
-		if k == step {
-			found = v
-		}
-		return nil
-	})
-	return found, found != nil
-}
-
-// Decode decodes the object's JSON into v, a pointer to a struct of your own that
-// declares just the fields you need (a typed view of any resource, generated
-// code not required). Keys match case-sensitively and integers keep full int64
-// precision; see Unmarshal.
-func (o *Object) Decode(v any) error {
-	b, err := o.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	return Unmarshal(b, v)
-}
-
-// MarshalJSON returns the object's JSON with TypeMeta and Metadata as they are now
-// (so changes made to a Copy are sent), and every other member as received.
-func (o *Object) MarshalJSON() ([]byte, error) {
-	meta, err := json.Marshal(o.Metadata)
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	out.WriteByte('{')
-	writeMember := func(key string, value []byte) {
-		if out.Len() > 1 {
-			out.WriteByte(',')
-		}
-		out.Write(jsonString(key))
-		out.WriteByte(':')
-		out.Write(value)
-	}
-	if o.Kind != "" { // kind first, as the server writes it
-		writeMember("kind", jsonString(o.Kind))
-	}
-	if o.APIVersion != "" {
-		writeMember("apiVersion", jsonString(o.APIVersion))
-	}
-	writeMember("metadata", meta)
-	rest := o.raw
-	if len(rest) == 0 {
-		rest = []byte("{}")
-	}
-	err = eachField(rest, func(key string, value []byte, _, _ int) error {
-		switch key {
-		case "apiVersion", "kind", "metadata":
-		default:
-			writeMember(key, value)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.WriteByte('}')
-	return out.Bytes(), nil
-}
-
-// Copy returns a deep copy that is safe to change.
-func (o *Object) Copy() *Object {
-	b, err := o.MarshalJSON()
-	if err != nil {
-		panic(fmt.Sprintf("apiclient: copy of an object that cannot be encoded: %v", err)) // programmer error: Metadata always encodes
-	}
-	c, err := DecodeOptions{KeepManagedFields: true}.Decode(b)
-	if err != nil {
-		panic(fmt.Sprintf("apiclient: copy: %v", err))
-	}
-	return c
-}
-
-// jsonString encodes s as a JSON string literal.
-func jsonString(s string) []byte {
-	b, _ := json.Marshal(s) // a string always encodes
-	return b
 }

@@ -196,6 +196,8 @@ func TestRaw_gives_the_servers_bytes_without_managedFields(t *testing.T) {
 
 // Every object in the recordings from the real server (LIST items and watch
 // events) comes back from Raw meaning what the server sent, less managedFields.
+// A metadata member the server wrote as null (creationTimestamp of a stub object)
+// is left out: Raw writes Metadata, where null and absent are the same.
 func TestRaw_of_recorded_objects_means_what_the_server_sent(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/scenarios/*.rec")
 	if len(files) == 0 {
@@ -224,6 +226,11 @@ func TestRaw_of_recorded_objects_means_what_the_server_sent(t *testing.T) {
 				want := genericJSON(t, raw)
 				if md, ok := want["metadata"].(map[string]any); ok {
 					delete(md, "managedFields")
+					for k, v := range md {
+						if v == nil {
+							delete(md, k)
+						}
+					}
 				}
 				if got := genericJSON(t, obj.Raw()); !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s: Raw() of %s\n got: %v\nwant: %v", file, obj, got, want)

@@ -13,6 +13,24 @@
 // recording) for tests and the demo; selector parses and matches label and field
 // selectors as the server does (the command checks -l with it before connecting).
 //
+// Learning the pipeline? Treat apiclient as a black box at first: it lists,
+// watches and writes objects, and every failure comes back as an error. Read fifo,
+// store, queue and controller first, and come back here for what happens on the
+// wire.
+//
+// # The files
+//
+//	client.go                   Client: one per cluster (New, Options); clock.go its clock
+//	request.go                  the one request path, and the token bucket
+//	verbs.go, options.go        Get, Create, Update, Patch, Delete and their options;
+//	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T]
+//	errors.go                   Status, StatusError, the Is helpers, RetryOnConflict
+//	object.go, meta.go          Object and ObjectMeta;
+//	decode.go, strict.go        how their JSON is read (DecodeOptions, Unmarshal)
+//	watch.go                    Watch and Watcher
+//	resource.go, discovery.go,  Resource, discovery (cached), and kubectl's
+//	resolve.go                  resource-name resolution
+//
 // # The whole move
 //
 //	cfg, _ := kubeconfig.Load(kubeconfig.Options{})           // where, and who we are
@@ -39,42 +57,17 @@
 //
 // An Object (object.go) is metadata decoded into typed fields, and the rest of the
 // JSON kept as bytes. Field reads one value out of the bytes; Decode fills a struct
-// of your own; Typed[T] wraps a resource so that Get and List return *T.
+// of your own (keys match exactly: give every field a json tag); Typed[T] wraps a
+// resource so that Get and List return *T. Raw is the object as it is now.
 //
-// # The decode path, and why it is hand-written
-//
-// A controller's cost is its cache, and every cached object comes through here,
-// tens of thousands at startup and thousands a second under churn. So this one path
-// does not use encoding/json, whose Decoder scans each byte through a general state
-// machine, copies every value it returns, and decodes metadata by reflection:
-//
-//	wire ─▶ frame.go      cut the stream into values (track only strings and brackets),
-//	                      in a reused buffer, reading more as needed: no copy
-//	     ─▶ jsonvalid.go  validate the value and find its members in the same pass
-//	                      (walkObject); it agrees with json.Valid on every input
-//	     ─▶ meta.go       decode metadata by hand; intern namespace, label keys and
-//	                      values, annotation keys (intern.go)
-//	     ─▶ decode.go     keep one copy of the object without managedFields, and
-//	                      without metadata too when Metadata holds it losslessly
-//
-// Measured on the recorded 5.2 KB pod of testdata (go test -bench Decode
-// -benchmem ./apiclient, 2 cores, quiet, 2026-11-22), before → after:
-//
-//	DecodeObject            31 µs, 61 allocs, 5.0 KB  →  6–7 µs, 13 allocs, 3.4 KB
-//	LIST of 10,000 pods     51 µs a pod               →  12–14 µs a pod
-//	heap a cached pod holds 3.9 KB                    →  3.4 KB
-//
-// The figures against client-go on the same server are in README's Benchmarks.
-//
-// Each shortcut is pinned by a differential fuzz target (fuzz_internal_test.go):
-// the validator against json.Valid, the metadata decoder against Unmarshal, the
-// framing against the same stream read one byte at a time. Everything off the hot
-// path (Status, lists' metadata, ownerReferences, Typed) still uses encoding/json.
-//
-// Two things the standard library's encoding/json gets wrong for Kubernetes are
-// handled in strict.go: keys match case-sensitively ("Replicas" is not
-// "replicas"), and numbers decoded into `any` stay exact (json.Number, not a
-// float64 that rounds past 2^53).
+// The bytes are read by a JSON engine of its own, internal/jsonwire (framing, one
+// validating walker, interning), because every cached object passes through it;
+// meta.go decodes metadata with it by hand, decode.go keeps one copy of each
+// object. Its design and its figures are in jsonwire's package doc. Everything off
+// that path (Status, lists' metadata, ownerReferences, Decode) uses encoding/json,
+// through Unmarshal (strict.go) where Kubernetes reads JSON differently: keys match
+// case-sensitively ("Replicas" is not "replicas"), and numbers decoded into `any`
+// stay exact (json.Number, not a float64 that rounds past 2^53).
 //
 // # Guarantees
 //   - Client and ResourceClient are safe for concurrent use; a Watcher is read by one
@@ -85,8 +78,8 @@
 //     holds a credential.
 //   - A LIST is decoded item by item as it arrives (ListEach), a watch event by
 //     event (Watcher.Next): memory holds one item, not the response.
-//   - A watch that receives nothing for WatchOptions.IdleTimeout is closed and
-//     reported as ErrWatchIdle; one event over 16 MiB closes the stream with an error.
+//   - One watch event over 16 MiB closes the stream with an error. A watch is not
+//     timed here: the Reflector's watchdog (listwatch) notices a silent one.
 //   - Discovery is cached per Client until Invalidate.
 //   - Watches are not rate limited; everything else waits on the token bucket
 //     (5 QPS, burst 10 by default).
@@ -102,17 +95,19 @@
 // with a legacy fallback, kubectl's resource-name resolution.
 //
 // What differs, and why:
-//   - The decode path is hand-written (above); client-go uses its generated
-//     deepcopy/json code, or protobuf, and keeps every string of every object.
+//   - The decode path is hand-written (internal/jsonwire); client-go uses its
+//     generated deepcopy/json code, or protobuf, and keeps every string of every
+//     object.
 //   - One Object type instead of generated structs or map[string]any
 //     (unstructured.Unstructured): typed metadata, raw bytes for the rest. It is
 //     smaller to cache than either, and any resource works the day its CRD does.
 //     Typed[T] gives back the typed experience for structs the user declares.
 //   - Watch is pull-based (Next) instead of a ResultChan fed by a goroutine: no
 //     goroutine to leak, and the caller's loop reads like the protocol.
-//   - client-go notices a dead connection under a watch through HTTP/2 pings; the
-//     standard library's HTTP/2 client sends none, so a watch that has been silent
-//     too long is dropped instead: WatchOptions.IdleTimeout here, and the
-//     Reflector's own watchdog (its watch timeout plus a margin, on its clock).
+//   - client-go's transport sends HTTP/2 health pings to notice a dead connection
+//     under a watch. The standard library can too since Go 1.24
+//     (http.HTTP2Config.SendPingTimeout); apiclient does not set it yet — pings
+//     arrive with the hardening issue. Until then the Reflector's watchdog (its
+//     watch timeout plus a margin, on its clock) drops a watch silent too long.
 //   - No protobuf: JSON only, which is what every resource (CRDs included) speaks.
 package apiclient

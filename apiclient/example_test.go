@@ -32,6 +32,43 @@ func ExampleDecodeObject() {
 	// managedFields kept: false
 }
 
+// A typed view of any resource: declare the fields you read, with json tags.
+// Keys match exactly, so a field without a tag ("Type" for the key "type") stays
+// empty.
+func ExampleObject_Decode() {
+	obj, err := apiclient.DecodeObject([]byte(`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1"},
+		"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var pod struct {
+		Status struct {
+			Phase      string `json:"phase"`
+			Conditions []struct {
+				Type   string `json:"type"`
+				Status string `json:"status"`
+			} `json:"conditions"`
+		} `json:"status"`
+	}
+	if err := obj.Decode(&pod); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(pod.Status.Phase, pod.Status.Conditions[0].Type, pod.Status.Conditions[0].Status)
+
+	var untagged struct {
+		Status struct {
+			Conditions []struct{ Type, Status string } `json:"conditions"`
+		} `json:"status"`
+	}
+	_ = obj.Decode(&untagged)
+	fmt.Printf("untagged: %+v\n", untagged.Status.Conditions[0])
+	// Output:
+	// Running Ready True
+	// untagged: {Type: Status:}
+}
+
 // Your own struct for any resource; keys match exactly, as the API server reads them.
 func ExampleUnmarshal() {
 	var d struct {

@@ -37,25 +37,6 @@ func integrationClient(t *testing.T, file string) *apiclient.Client {
 	return c
 }
 
-// deployment is the typed view the walk-through declares for itself.
-type deployment struct {
-	apiclient.TypeMeta
-	Metadata apiclient.ObjectMeta `json:"metadata"`
-	Spec     struct {
-		Replicas *int32         `json:"replicas,omitempty"`
-		Selector map[string]any `json:"selector"`
-		Template struct {
-			Metadata apiclient.ObjectMeta `json:"metadata"`
-			Spec     struct {
-				Containers []struct {
-					Name  string `json:"name"`
-					Image string `json:"image"`
-				} `json:"containers"`
-			} `json:"spec"`
-		} `json:"template"`
-	} `json:"spec"`
-}
-
 const demoDeployment = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"demo-deployment"},
  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"demo"}},
   "template":{"metadata":{"labels":{"app":"demo"}},"spec":{"containers":[{"name":"web","image":"nginx:1.12","ports":[{"name":"http","protocol":"TCP","containerPort":80}]}]}}}}`
@@ -70,7 +51,7 @@ func TestIntegration_deployment_walk(t *testing.T) {
 			ctx := context.Background()
 			ns := realtest.Namespace(t, c, "kubewire-it")
 			rc := c.Resource(apiclient.Deployments).Namespace(ns)
-			deployments := apiclient.NewTyped[deployment](rc)
+			deployments := apiclient.NewTyped[walkDeployment](rc)
 
 			created, err := rc.Create(ctx, []byte(demoDeployment), apiclient.WriteOptions{FieldManager: "kubewire"})
 			if err != nil {
@@ -287,7 +268,7 @@ func TestIntegration_watch_sees_changes_and_pages_list(t *testing.T) {
 	if got := keys(paged.Items); got != ns+"/c0 "+ns+"/c1" || paged.Continue == "" {
 		t.Fatalf("first page: %s, continue %q", got, paged.Continue)
 	}
-	w, err := cms.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: paged.ResourceVersion, AllowWatchBookmarks: true}, IdleTimeout: time.Minute})
+	w, err := cms.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: paged.ResourceVersion, AllowWatchBookmarks: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

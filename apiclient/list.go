@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
 // List is one LIST response: the objects, and the resourceVersion of the snapshot
@@ -58,45 +60,35 @@ func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts De
 }
 
 // decodeList reads a list body, {"kind":…,"metadata":{…},"items":[…]}, one item at a
-// time (frame.go): only the item being decoded is ever in memory as JSON.
+// time (jsonwire.Reader): only the item being decoded is ever in memory as JSON.
 func decodeList(body io.Reader, opts DecodeOptions, header *List, fn func(*Object) error) error {
-	f := newFrameReader(body, maxEvent)
+	f := jsonwire.NewReader(body, maxEvent)
 	if err := listMembers(f, opts, header, fn); err != nil {
 		return fmt.Errorf("decode list: %w", err)
 	}
 	return nil
 }
 
-func listMembers(f *frameReader, opts DecodeOptions, header *List, fn func(*Object) error) error {
-	if err := f.expect('{'); err != nil {
+func listMembers(f *jsonwire.Reader, opts DecodeOptions, header *List, fn func(*Object) error) error {
+	if err := f.Expect('{'); err != nil {
 		return err
 	}
 	for first := true; ; first = false {
-		c, err := f.peek()
-		if err != nil {
+		if more, err := f.More('}', first); !more || err != nil {
 			return cutShort(f, err)
 		}
-		switch {
-		case c == '}':
-			f.pos++
-			return nil
-		case !first && c != ',':
-			return &syntaxError{offset: int(f.offset()), msg: fmt.Sprintf("expected ',' or '}', got %q", c)}
-		case !first:
-			f.pos++
-		}
-		lit, err := f.value()
+		lit, err := f.Value()
 		if err != nil {
 			return cutShort(f, err)
 		}
 		if lit[0] != '"' {
-			return &syntaxError{offset: int(f.offset()) - len(lit), msg: "expected a member name"}
+			return &jsonwire.SyntaxError{Offset: int(f.Offset()) - len(lit), Msg: "expected a member name"}
 		}
-		key, err := unquote(lit)
+		key, err := jsonwire.Unquote(lit)
 		if err != nil {
 			return err
 		}
-		if err := f.expect(':'); err != nil {
+		if err := f.Expect(':'); err != nil {
 			return err
 		}
 		if key == "items" {
@@ -105,7 +97,7 @@ func listMembers(f *frameReader, opts DecodeOptions, header *List, fn func(*Obje
 			}
 			continue
 		}
-		value, err := f.value()
+		value, err := f.Value()
 		if err != nil {
 			return cutShort(f, err)
 		}
@@ -124,44 +116,37 @@ func listMembers(f *frameReader, opts DecodeOptions, header *List, fn func(*Obje
 }
 
 // listItems reads the items array, decoding and handing on one item at a time.
-func listItems(f *frameReader, opts DecodeOptions, fn func(*Object) error) error {
-	if c, err := f.peek(); err != nil {
+func listItems(f *jsonwire.Reader, opts DecodeOptions, fn func(*Object) error) error {
+	if c, err := f.Peek(); err != nil {
 		return cutShort(f, err)
 	} else if c == 'n' {
-		v, err := f.value()
+		v, err := f.Value()
 		if err == nil && string(v) != "null" {
 			err = fmt.Errorf("want an array, got %.20s", v)
 		}
 		return err
 	}
-	if err := f.expect('['); err != nil {
+	if err := f.Expect('['); err != nil {
 		return err
 	}
 	for n := 0; ; n++ {
-		c, err := f.peek()
-		if err != nil {
-			return cutShort(f, err)
+		if more, err := f.More(']', n == 0); !more || err != nil {
+			if err = cutShort(f, err); err != nil && n > 0 {
+				err = fmt.Errorf("after item %d: %w", n-1, err)
+			}
+			return err
 		}
-		switch {
-		case c == ']':
-			f.pos++
-			return nil
-		case n > 0 && c != ',':
-			return &syntaxError{offset: int(f.offset()), msg: fmt.Sprintf("expected ',' or ']' after item %d, got %q", n-1, c)}
-		case n > 0:
-			f.pos++
-		}
-		at := f.offset()
-		item, err := f.frame()
+		at := f.Offset()
+		item, err := f.Frame()
 		if err != nil {
 			return fmt.Errorf("item %d: %w", n, cutShort(f, err))
 		}
 		obj, end, err := opts.decodeAt(item, 0)
 		if err == nil && end != len(item) {
-			err = errShort
+			err = jsonwire.ErrShort
 		}
 		if err != nil {
-			return fmt.Errorf("item %d: %w", n, locate(err, at))
+			return fmt.Errorf("item %d: %w", n, jsonwire.Locate(err, at))
 		}
 		if err := fn(obj); err != nil {
 			return err
@@ -170,9 +155,9 @@ func listItems(f *frameReader, opts DecodeOptions, fn func(*Object) error) error
 }
 
 // cutShort names a body that ended before the list did.
-func cutShort(f *frameReader, err error) error {
+func cutShort(f *jsonwire.Reader, err error) error {
 	if err == io.EOF {
-		return fmt.Errorf("the body ended early, at byte %d: %w", f.offset(), io.ErrUnexpectedEOF)
+		return fmt.Errorf("the body ended early, at byte %d: %w", f.Offset(), io.ErrUnexpectedEOF)
 	}
 	return err
 }

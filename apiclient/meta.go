@@ -1,52 +1,148 @@
 package apiclient
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
-// decodeMeta fills m from a metadata object that has been validated already.
-//
-// This is the one place kubewire decodes JSON by hand: every cached object passes
-// through here, and encoding/json's reflection costs about as much as everything
-// else on the path together. It gives the same result as Unmarshal (case-sensitive
-// keys, the last of duplicate keys winning outright, null giving the zero value)
-// — a fuzz target compares the two on arbitrary input.
-// The rare, nested members (ownerReferences, managedFields) are still handed to
-// Unmarshal.
+// ObjectMeta is the metadata every persisted object has (the API's
+// meta.k8s.io/v1 ObjectMeta), the fields a controller reads.
+type ObjectMeta struct {
+	// The fields are in the order the API server writes them, so that Raw, which
+	// writes Metadata back, gives the server's bytes.
+	Name         string `json:"name,omitempty"`
+	GenerateName string `json:"generateName,omitempty"`
+	Namespace    string `json:"namespace,omitempty"`
+	// SelfLink is deprecated and no longer set by servers since 1.20; kept so that
+	// an object from an older server round-trips.
+	SelfLink          string `json:"selfLink,omitempty"`
+	UID               string `json:"uid,omitempty"`
+	ResourceVersion   string `json:"resourceVersion,omitempty"`
+	Generation        int64  `json:"generation,omitempty"`
+	CreationTimestamp *Time  `json:"creationTimestamp,omitempty"`
+	DeletionTimestamp *Time  `json:"deletionTimestamp,omitempty"`
+	// DeletionGracePeriodSeconds is set with DeletionTimestamp: how long the
+	// object has to go away gracefully.
+	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
+	Labels                     map[string]string `json:"labels,omitempty"`
+	Annotations                map[string]string `json:"annotations,omitempty"`
+	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
+	Finalizers                 []string          `json:"finalizers,omitempty"`
+	// ManagedFields is the server-side-apply bookkeeping. It is usually half of an
+	// object's bytes and rarely read, so decoding drops it unless asked to keep it
+	// (DecodeOptions.KeepManagedFields).
+	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty"`
+}
+
+// OwnerReference points from a dependent object to its owner, for garbage collection
+// and for controllers that map a child's event to its parent's key.
+type OwnerReference struct {
+	APIVersion         string `json:"apiVersion"`
+	Kind               string `json:"kind"`
+	Name               string `json:"name"`
+	UID                string `json:"uid"`
+	Controller         *bool  `json:"controller,omitempty"`
+	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty"`
+}
+
+// ManagedFieldsEntry records which field manager owns which fields. FieldsV1 is kept
+// as raw JSON: only server-side apply tooling reads it.
+type ManagedFieldsEntry struct {
+	Manager     string          `json:"manager,omitempty"`
+	Operation   string          `json:"operation,omitempty"`
+	APIVersion  string          `json:"apiVersion,omitempty"`
+	Time        *Time           `json:"time,omitempty"`
+	FieldsType  string          `json:"fieldsType,omitempty"`
+	FieldsV1    json.RawMessage `json:"fieldsV1,omitempty"`
+	Subresource string          `json:"subresource,omitempty"`
+}
+
+// Time is a timestamp as the API writes it: RFC 3339, in seconds, UTC.
+type Time struct{ time.Time }
+
+// MarshalJSON writes the time the way the API server does ("2026-11-22T09:13:14Z").
+func (t Time) MarshalJSON() ([]byte, error) {
+	return json.Marshal(t.UTC().Format(time.RFC3339))
+}
+
+// UnmarshalJSON reads an RFC 3339 time; null leaves the zero time.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*t = Time{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("time: %w", err)
+	}
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return fmt.Errorf("time: %w", err)
+	}
+	*t = Time{v}
+	return nil
+}
+
+// metaDecoder decodes an object's metadata by hand, one member at a time, in the
+// pass that validates it (decodeAt calls decode): every cached object passes
+// through here, and encoding/json's reflection would cost about as much as
+// everything else on the path together. It gives the same result as Unmarshal
+// (case-sensitive keys, unknown keys ignored, the last of duplicate keys winning
+// outright, null giving the zero value); FuzzDecodeMeta compares the two on
+// arbitrary input. The rare, nested members (ownerReferences, managedFields,
+// finalizers) are handed to Unmarshal.
 //
 // Strings that repeat across objects — the namespace, label keys and values,
-// annotation keys — are interned (intern.go), so ten thousand pods in one
+// annotation keys — are interned (jsonwire.Intern), so ten thousand pods in one
 // namespace share one copy of it.
-//
-// It reports whether the decode was lossless: every member known and not null,
-// timestamps in the server's form, so that encoding m gives the same object back
-// (decode.go then need not keep the bytes). skipManaged leaves managedFields out.
-func decodeMeta(data []byte, m *ObjectMeta, skipManaged bool) (lossless bool, err error) {
-	if string(data[skipSpace(data, 0):]) == "null" {
-		return false, nil
-	}
-	d := metaDecoder{m: m, skipManaged: skipManaged, lossless: true}
-	err = eachMember(data, func(key, value []byte, _, _ int) error { return d.member(key, value) })
-	return d.lossless && err == nil, err
-}
-
-// metaDecoder decodes metadata one member at a time, so that decodeAt can do it in
-// the same pass that validates the object (metaSpan.scan).
 type metaDecoder struct {
 	m           *ObjectMeta
-	skipManaged bool
-	lossless    bool // so far
+	skipManaged bool // leave managedFields out
 }
 
-// member decodes one member of the metadata object; value is valid JSON.
-func (d *metaDecoder) member(key, value []byte) error {
-	m := d.m
-	if string(value) == "null" {
-		d.lossless = false // written back, it would be left out, not null
+// decode validates the metadata value at data[at] (a member of the object, so
+// depth 2 for its own members) and decodes it into d.m in the same pass; it
+// returns where the value ends. null leaves d.m as it is.
+func (d *metaDecoder) decode(data []byte, at int) (int, error) {
+	if at >= len(data) || data[at] != '{' {
+		end, err := jsonwire.CheckValue(data, at, 1)
+		if err == nil && string(data[at:end]) != "null" {
+			err = fmt.Errorf("metadata: want an object, got %.20s", data[at:end])
+		}
+		return end, err
 	}
-	var err error
+	return jsonwire.WalkObject(data, at, 2, func(key []byte, _, vAt int) (int, error) {
+		end, err := d.member(key, data, vAt)
+		return end, decodeError("metadata", err)
+	})
+}
+
+// member validates and decodes the member key whose value starts at data[at]
+// (the metadata object is at depth 2 in the object), and returns where the value
+// ends. Labels and annotations are decoded as they are walked; any other value is
+// validated first, then decoded.
+func (d *metaDecoder) member(key, data []byte, at int) (int, error) {
+	m := d.m
+	if at < len(data) && data[at] == '{' {
+		switch string(key) {
+		case "labels":
+			end, err := stringMap(&m.Labels, data, at, true)
+			return end, decodeError("labels", err)
+		case "annotations":
+			end, err := stringMap(&m.Annotations, data, at, false)
+			return end, decodeError("annotations", err)
+		}
+	}
+	end, err := jsonwire.CheckValue(data, at, 2)
+	if err != nil {
+		return end, err
+	}
+	value := data[at:end]
 	switch string(key) {
 	case "name":
 		err = setString(&m.Name, value, false)
@@ -63,9 +159,9 @@ func (d *metaDecoder) member(key, value []byte) error {
 	case "generation":
 		err = setInt(&m.Generation, value)
 	case "creationTimestamp":
-		err = setTime(&m.CreationTimestamp, value, &d.lossless)
+		err = setTime(&m.CreationTimestamp, value)
 	case "deletionTimestamp":
-		err = setTime(&m.DeletionTimestamp, value, &d.lossless)
+		err = setTime(&m.DeletionTimestamp, value)
 	case "deletionGracePeriodSeconds":
 		if string(value) == "null" {
 			m.DeletionGracePeriodSeconds = nil
@@ -75,10 +171,14 @@ func (d *metaDecoder) member(key, value []byte) error {
 		if err = setInt(n, value); err == nil {
 			m.DeletionGracePeriodSeconds = n
 		}
-	case "labels":
-		err = setStringMap(&m.Labels, value, true)
-	case "annotations":
-		err = setStringMap(&m.Annotations, value, false)
+	case "labels", "annotations": // not an object: null, or wrong
+		if string(value) != "null" {
+			err = fmt.Errorf("want an object, got %.20s", value)
+		} else if string(key) == "labels" {
+			m.Labels = nil
+		} else {
+			m.Annotations = nil
+		}
 	case "finalizers":
 		err = Unmarshal(value, &m.Finalizers)
 	case "ownerReferences":
@@ -87,29 +187,30 @@ func (d *metaDecoder) member(key, value []byte) error {
 		if !d.skipManaged {
 			err = Unmarshal(value, &m.ManagedFields)
 		}
-	default:
-		d.lossless = false
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return at, fmt.Errorf("%s: %w", key, err)
 	}
-	return nil
+	return end, nil
 }
 
-// setString reads a string; null gives "".
+// decodeError names what could not be decoded, leaving syntax errors as they are:
+// the stream readers place those at a stream offset, and ErrShort must stay itself.
+func decodeError(what string, err error) error {
+	if err == nil || err == jsonwire.ErrShort || errors.Is(err, jsonwire.ErrSyntax) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// setString reads a string; null gives "". shared interns it.
 func setString(dst *string, value []byte, shared bool) error {
-	switch {
-	case string(value) == "null":
-		*dst = ""
-		return nil
-	case len(value) == 0 || value[0] != '"':
-		return fmt.Errorf("want a string, got %.20s", value)
-	case shared:
-		s, err := internLiteral(value)
+	if !shared || len(value) == 0 || value[0] != '"' {
+		s, err := jsonwire.String(value)
 		*dst = s
 		return err
 	}
-	s, err := unquote(value)
+	s, err := jsonwire.InternLiteral(value)
 	*dst = s
 	return err
 }
@@ -128,10 +229,8 @@ func setInt(dst *int64, value []byte) error {
 	return nil
 }
 
-// setTime reads an RFC 3339 timestamp; null clears it. A timestamp in any other
-// form than the server's own ("2026-11-22T09:54:22Z") clears *lossless: Time would
-// write it back differently.
-func setTime(dst **Time, value []byte, lossless *bool) error {
+// setTime reads an RFC 3339 timestamp; null clears it.
+func setTime(dst **Time, value []byte) error {
 	if string(value) == "null" {
 		*dst = nil
 		return nil
@@ -139,7 +238,7 @@ func setTime(dst **Time, value []byte, lossless *bool) error {
 	if len(value) == 0 || value[0] != '"' {
 		return fmt.Errorf("time: want a string, got %.20s", value)
 	}
-	s, err := unquote(value)
+	s, err := jsonwire.Unquote(value)
 	if err != nil {
 		return err
 	}
@@ -147,43 +246,28 @@ func setTime(dst **Time, value []byte, lossless *bool) error {
 	if err != nil {
 		return fmt.Errorf("time: %w", err)
 	}
-	if len(s) != len("2006-01-02T15:04:05Z") || s[len(s)-1] != 'Z' {
-		*lossless = false
-	}
 	*dst = &Time{t}
 	return nil
 }
 
-// setStringMap reads an object of strings into a new map; null gives nil. Keys are always
-// interned, values when shared is set (labels: few distinct values; annotations:
-// often long and unique).
-func setStringMap(dst *map[string]string, value []byte, shared bool) error {
-	if string(value) == "null" {
-		*dst = nil
-		return nil
-	}
-	if len(value) == 0 || value[0] != '{' {
-		return fmt.Errorf("want an object, got %.20s", value)
-	}
+// stringMap validates the object of strings at data[at] (depth 3: inside
+// metadata) and decodes it into a new map as it goes. Keys are always interned,
+// values when shared is set (labels: few distinct values; annotations: often long
+// and unique). A null value gives "".
+func stringMap(dst *map[string]string, data []byte, at int, shared bool) (int, error) {
 	m := make(map[string]string)
 	*dst = m
-	return eachMember(value, func(key, v []byte, _, _ int) error {
-		k := internBytes(key)
-		var s string
-		var err error
-		switch {
-		case string(v) == "null":
-		case len(v) == 0 || v[0] != '"':
-			return fmt.Errorf("%q: want a string, got %.20s", k, v)
-		case shared:
-			s, err = internLiteral(v)
-		default:
-			s, err = unquote(v)
-		}
+	return jsonwire.WalkObject(data, at, 3, func(key []byte, _, vAt int) (int, error) {
+		end, err := jsonwire.CheckValue(data, vAt, 3)
 		if err != nil {
-			return err
+			return end, err
+		}
+		k := jsonwire.Intern(key)
+		var s string
+		if err := setString(&s, data[vAt:end], shared); err != nil {
+			return vAt, fmt.Errorf("%q: %w", k, err)
 		}
 		m[k] = s
-		return nil
+		return end, nil
 	})
 }

@@ -1,9 +1,14 @@
 package apiclient
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"time"
+	"reflect"
+	"strconv"
+
+	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
 // Object is one Kubernetes object of any resource — a Pod, a Deployment, a custom
@@ -26,96 +31,16 @@ type Object struct {
 	TypeMeta
 	Metadata ObjectMeta
 
-	// raw is the object's JSON as the server sent it, with metadata.managedFields
-	// left out unless the decoder was asked to keep them — or, when metaCut is set,
-	// with the whole metadata member left out, because Metadata holds all of it
-	// (see decodeAt). Never modified after decoding.
-	raw     []byte
-	metaCut bool
+	// raw is the object's JSON as the server sent it, less the metadata member:
+	// Metadata holds that, and Raw writes it from there (see decodeAt). Never
+	// modified after decoding.
+	raw []byte
 }
 
 // TypeMeta names an object's schema: apiVersion ("v1", "apps/v1") and kind ("Pod").
 type TypeMeta struct {
 	Kind       string `json:"kind,omitempty"`
 	APIVersion string `json:"apiVersion,omitempty"`
-}
-
-// ObjectMeta is the metadata every persisted object has (the API's
-// meta.k8s.io/v1 ObjectMeta), the fields a controller reads.
-type ObjectMeta struct {
-	// The fields are in the order the API server writes them, so that Raw, which
-	// writes Metadata back, gives the server's bytes.
-	Name         string `json:"name,omitempty"`
-	GenerateName string `json:"generateName,omitempty"`
-	Namespace    string `json:"namespace,omitempty"`
-	// SelfLink is deprecated and no longer set by servers since 1.20; kept so that
-	// an object from an older server round-trips.
-	SelfLink          string `json:"selfLink,omitempty"`
-	UID               string `json:"uid,omitempty"`
-	ResourceVersion   string `json:"resourceVersion,omitempty"`
-	Generation        int64  `json:"generation,omitempty"`
-	CreationTimestamp *Time  `json:"creationTimestamp,omitempty"`
-	DeletionTimestamp *Time  `json:"deletionTimestamp,omitempty"`
-	// DeletionGracePeriodSeconds is set with DeletionTimestamp: how long the
-	// object has to go away gracefully.
-	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
-	Labels                     map[string]string `json:"labels,omitempty"`
-	Annotations                map[string]string `json:"annotations,omitempty"`
-	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
-	Finalizers                 []string          `json:"finalizers,omitempty"`
-	// ManagedFields is the server-side-apply bookkeeping. It is usually half of an
-	// object's bytes and rarely read, so decoding drops it unless asked to keep it
-	// (DecodeOptions.KeepManagedFields).
-	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty"`
-}
-
-// OwnerReference points from a dependent object to its owner, for garbage collection
-// and for controllers that map a child's event to its parent's key.
-type OwnerReference struct {
-	APIVersion         string `json:"apiVersion"`
-	Kind               string `json:"kind"`
-	Name               string `json:"name"`
-	UID                string `json:"uid"`
-	Controller         *bool  `json:"controller,omitempty"`
-	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty"`
-}
-
-// ManagedFieldsEntry records which field manager owns which fields. FieldsV1 is kept
-// as raw JSON: only server-side apply tooling reads it.
-type ManagedFieldsEntry struct {
-	Manager     string          `json:"manager,omitempty"`
-	Operation   string          `json:"operation,omitempty"`
-	APIVersion  string          `json:"apiVersion,omitempty"`
-	Time        *Time           `json:"time,omitempty"`
-	FieldsType  string          `json:"fieldsType,omitempty"`
-	FieldsV1    json.RawMessage `json:"fieldsV1,omitempty"`
-	Subresource string          `json:"subresource,omitempty"`
-}
-
-// Time is a timestamp as the API writes it: RFC 3339, in seconds, UTC.
-type Time struct{ time.Time }
-
-// MarshalJSON writes the time the way the API server does ("2026-11-22T09:13:14Z").
-func (t Time) MarshalJSON() ([]byte, error) {
-	return json.Marshal(t.UTC().Format(time.RFC3339))
-}
-
-// UnmarshalJSON reads an RFC 3339 time; null leaves the zero time.
-func (t *Time) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*t = Time{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("time: %w", err)
-	}
-	v, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return fmt.Errorf("time: %w", err)
-	}
-	*t = Time{v}
-	return nil
 }
 
 // The Get methods let the leaf packages (store, fifo), which may not import
@@ -142,27 +67,218 @@ func (o *Object) Key() string {
 	return o.Metadata.Namespace + "/" + o.Metadata.Name
 }
 
-// Raw returns the object's JSON as received (without managedFields unless they were
-// kept). The slice may be shared: do not modify it.
+// Raw returns the object's JSON as it is now: kind, apiVersion and metadata
+// written from TypeMeta and Metadata, every other member (spec, status, data…) as
+// the server sent it. That is one meaning for every object, however it was
+// decoded: a change made to obj.Metadata after decoding shows in Raw, and Raw is
+// what MarshalJSON, Decode and Update send or read. managedFields are in it only
+// when the decoder kept them (DecodeOptions.KeepManagedFields); metadata members
+// that ObjectMeta does not declare are not kept.
 //
-// For most objects the cache holds the metadata decoded only, not as bytes too (see
-// decodeAt), and Raw writes it back from Metadata: the same members and values,
-// byte for byte what the server sends, at the cost of an encoding per call. Keep
-// what Raw returns rather than calling it in a loop.
+// For an object just decoded these are the server's bytes: ObjectMeta's fields
+// are in the order the server writes them (TestRaw_gives_the_servers_bytes_without_managedFields).
+// Each call encodes the metadata (a few microseconds for a pod): keep what Raw
+// returns rather than calling it in a loop. The zero Object gives "{}".
 func (o *Object) Raw() []byte {
-	if o.metaCut {
-		b, err := o.MarshalJSON()
-		if err == nil {
-			return b
-		}
-	}
-	if len(o.raw) == 0 {
+	if len(o.raw) == 0 && o.TypeMeta == (TypeMeta{}) && reflect.ValueOf(o.Metadata).IsZero() {
 		return []byte("{}")
 	}
-	return o.raw
+	b, err := o.MarshalJSON()
+	if err != nil { // kept bytes are validated and Metadata always encodes
+		panic(fmt.Sprintf("apiclient: raw of an object that cannot be encoded: %v", err))
+	}
+	return b
 }
 
 // String returns "Kind namespace/name rv=N", for logs.
 func (o *Object) String() string {
 	return fmt.Sprintf("%s %s rv=%s", o.Kind, o.Key(), o.Metadata.ResourceVersion)
+}
+
+// Field returns the value at path inside the object, e.g. Field("spec", "nodeName")
+// or Field("spec", "containers", "0", "image"): a string, bool, nil, json.Number
+// (exact, whatever its size), []any or map[string]any. The second result is false
+// when the path does not exist. The path is looked up in Raw; outside kind,
+// apiVersion and metadata it walks the kept bytes without encoding anything, and
+// decodes only the value found. Call Decode once instead when reading many fields.
+func (o *Object) Field(path ...string) (any, bool) {
+	v, ok := o.find(path)
+	if !ok {
+		return nil, false
+	}
+	switch v[0] {
+	case '"':
+		s, err := jsonwire.Unquote(v)
+		return s, err == nil
+	case 't', 'f':
+		return v[0] == 't', true
+	case 'n':
+		return nil, true
+	case '{', '[':
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		var x any
+		err := dec.Decode(&x)
+		return x, err == nil
+	}
+	return json.Number(v), true
+}
+
+// FieldString is Field for a value that should be a string. It allocates only
+// the string it returns.
+func (o *Object) FieldString(path ...string) (string, bool) {
+	v, ok := o.find(path)
+	if !ok || v[0] != '"' {
+		return "", false
+	}
+	s, err := jsonwire.Unquote(v)
+	return s, err == nil
+}
+
+// find returns the bytes of the value at path in Raw. Only kind, apiVersion and
+// metadata are written from fields; anything else is read from the kept bytes,
+// which hold it exactly as Raw would write it.
+func (o *Object) find(path []string) ([]byte, bool) {
+	data := o.raw
+	if len(path) == 0 || path[0] == "kind" || path[0] == "apiVersion" || path[0] == "metadata" {
+		data = o.Raw()
+	}
+	for _, step := range path {
+		next, ok := child(data, step)
+		if !ok {
+			return nil, false
+		}
+		data = next
+	}
+	return data, len(data) > 0
+}
+
+// child finds a member of an object (the last, if the key repeats, as
+// encoding/json decodes it), or an element of an array by decimal index.
+func child(data []byte, step string) ([]byte, bool) {
+	from, to := -1, -1
+	i := jsonwire.SkipSpace(data, 0)
+	if i < len(data) && data[i] == '[' {
+		n, err := strconv.Atoi(step)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		_, _ = jsonwire.WalkArray(data, i, 1, func(at int) (int, error) {
+			end, err := jsonwire.CheckValue(data, at, 1)
+			if n == 0 && err == nil {
+				from, to = at, end
+				return end, errFound
+			}
+			n--
+			return end, err
+		})
+	} else {
+		_, _ = jsonwire.WalkObject(data, i, 1, func(key []byte, _, at int) (int, error) {
+			end, err := jsonwire.CheckValue(data, at, 1)
+			if err == nil && string(key) == step {
+				from, to = at, end
+			}
+			return end, err
+		})
+	}
+	if from < 0 {
+		return nil, false
+	}
+	return data[from:to], true
+}
+
+// errFound stops a walk once the value sought is found.
+var errFound = errors.New("found")
+
+// Decode decodes the object (as Raw gives it) into v, a pointer to a struct of
+// your own that declares just the fields you need: a typed view of any resource,
+// generated code not required. It goes through Unmarshal, which reads JSON as the
+// API server does: integers keep full int64 precision, and keys match field names
+// exactly. That second rule is a pitfall: encoding/json alone would put the key
+// "type" into an untagged field Type, but here an untagged
+//
+//	struct{ Type, Status string }
+//
+// decodes a condition to two empty strings, with no error. The fix is a json tag
+// on every field, spelled as the API spells the key:
+//
+//	struct {
+//		Type   string `json:"type"`
+//		Status string `json:"status"`
+//	}
+//
+// (ExampleObject_Decode shows both.) Each call encodes the metadata and decodes
+// by reflection: call it once per object and read the fields from the struct.
+func (o *Object) Decode(v any) error {
+	b, err := o.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return Unmarshal(b, v)
+}
+
+// MarshalJSON returns the object's JSON with TypeMeta and Metadata as they are now
+// (so changes made to a Copy are sent), and every other member as received.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	meta, err := json.Marshal(o.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	writeMember := func(key string, value []byte) {
+		if out.Len() > 1 {
+			out.WriteByte(',')
+		}
+		out.Write(jsonString(key))
+		out.WriteByte(':')
+		out.Write(value)
+	}
+	if o.Kind != "" { // kind first, as the server writes it
+		writeMember("kind", jsonString(o.Kind))
+	}
+	if o.APIVersion != "" {
+		writeMember("apiVersion", jsonString(o.APIVersion))
+	}
+	writeMember("metadata", meta)
+	rest := o.raw
+	if len(rest) == 0 {
+		rest = []byte("{}")
+	}
+	_, err = jsonwire.WalkObject(rest, jsonwire.SkipSpace(rest, 0), 1, func(key []byte, _, at int) (int, error) {
+		end, err := jsonwire.CheckValue(rest, at, 1)
+		if err != nil {
+			return end, err
+		}
+		switch string(key) {
+		case "apiVersion", "kind", "metadata":
+		default:
+			writeMember(string(key), rest[at:end])
+		}
+		return end, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
+// Copy returns a deep copy that is safe to change.
+func (o *Object) Copy() *Object {
+	b, err := o.MarshalJSON()
+	if err != nil {
+		panic(fmt.Sprintf("apiclient: copy of an object that cannot be encoded: %v", err)) // programmer error: Metadata always encodes
+	}
+	c, err := DecodeOptions{KeepManagedFields: true}.Decode(b)
+	if err != nil {
+		panic(fmt.Sprintf("apiclient: copy: %v", err))
+	}
+	return c
+}
+
+// jsonString encodes s as a JSON string literal.
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s) // a string always encodes
+	return b
 }

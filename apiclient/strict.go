@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
 // Unmarshal decodes JSON into v as the API server would read it, where
@@ -22,7 +24,8 @@ import (
 // no field exactly are pruned by walking the tree alongside v's type, and the rest
 // is handed to encoding/json. Types that decode themselves (json.Unmarshaler, such
 // as Time) are left alone. This costs about twice a plain json.Unmarshal, which is
-// fine for the typed client; the cache's hot path never comes here.
+// fine for the typed client; the cache's hot path comes here only for the nested
+// members of metadata (ownerReferences, finalizers, managedFields when kept).
 //
 // Kubernetes' own decoder makes the same two choices (sigs.k8s.io/json, a fork of
 // encoding/json).
@@ -37,7 +40,7 @@ func Unmarshal(data []byte, v any) error {
 	if err := dec.Decode(&tree); err != nil {
 		return fmt.Errorf("unmarshal: %w", err)
 	}
-	if skipSpace(data, int(dec.InputOffset())) != len(data) {
+	if jsonwire.SkipSpace(data, int(dec.InputOffset())) != len(data) {
 		return fmt.Errorf("unmarshal: data after the top-level value at byte %d", dec.InputOffset())
 	}
 	tree = prune(tree, rv.Type().Elem(), 0)
@@ -58,7 +61,7 @@ var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
 // prune removes, from a generic JSON tree, the object members that no field of t
 // is named exactly.
 func prune(tree any, t reflect.Type, depth int) any {
-	if depth > maxDepth {
+	if depth > jsonwire.MaxDepth {
 		return tree
 	}
 	for t.Kind() == reflect.Pointer {

@@ -18,9 +18,12 @@ import (
 //	deployments := apiclient.NewTyped[Deployment](client.Resource(apiclient.Deployments).Namespace("default"))
 //	d, err := deployments.Get(ctx, "web")
 //
-// Decoding goes through Unmarshal (case-sensitive keys, exact integers). Writing
-// sends json.Marshal(*T): fields T does not declare are not sent, so an Update of a
-// partial struct would clear them — declare the whole object, or use Patch.
+// Decoding goes through Unmarshal, as Object.Decode does: integers stay exact, and
+// keys match field names exactly, so every field needs a json tag spelled as the
+// API spells the key — an untagged field Replicas stays zero, because the key is
+// "replicas" (see Object.Decode). Writing sends json.Marshal(*T): fields T does
+// not declare are not sent, so an Update of a partial struct would clear them —
+// declare the whole object, or use Patch.
 type Typed[T any] struct {
 	rc ResourceClient
 }
@@ -78,7 +81,7 @@ func as[T any](o *Object, err error) (*T, error) {
 		return nil, err
 	}
 	v := new(T)
-	if err := Unmarshal(o.Raw(), v); err != nil {
+	if err := o.Decode(v); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync/atomic"
-	"time"
+
+	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
 // EventType is the type of one watch event.
@@ -32,10 +32,6 @@ type Event struct {
 	Status *Status // set for Error
 }
 
-// ErrWatchIdle is returned by Watcher.Next when the stream delivered nothing for
-// longer than its idle timeout: the connection is presumed dead and has been closed.
-var ErrWatchIdle = errors.New("watch idle for too long: connection presumed dead")
-
 // maxEvent bounds one event on the wire. etcd refuses objects over 1.5 MiB, so a
 // longer "line" is a broken or hostile stream, not a big object.
 const maxEvent = 16 << 20
@@ -44,12 +40,6 @@ const maxEvent = 16 << 20
 type WatchOptions struct {
 	ListOptions
 	Decode DecodeOptions
-	// IdleTimeout closes the stream when nothing at all arrives for this long.
-	// A TCP connection whose peer vanished (a NAT dropped it, a node died) can
-	// otherwise look open for many minutes; client-go notices through HTTP/2 pings,
-	// which the standard library's HTTP/2 client does not send, so kubewire watches
-	// the bytes instead. 0 means no idle timeout.
-	IdleTimeout time.Duration
 }
 
 // Watcher reads one watch stream, one event at a time, never buffering more than
@@ -59,8 +49,7 @@ type WatchOptions struct {
 type Watcher struct {
 	ctx    context.Context
 	body   io.ReadCloser
-	frames *frameReader
-	in     *watchReader
+	frames *jsonwire.Reader
 	cancel context.CancelFunc
 	opts   DecodeOptions
 	where  string
@@ -74,49 +63,26 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 	q := opts.values()
 	q.Set("watch", "true")
 	req := request{verb: "GET", path: r.path("", nil), query: q, watch: true}
-	in := &watchReader{}
-	if opts.IdleTimeout > 0 {
-		// The timer runs from before the request, so a server that accepts the
-		// connection but never answers is caught too.
-		in.idle = opts.IdleTimeout
-		in.timer = time.AfterFunc(opts.IdleTimeout, func() {
-			in.idled.Store(true)
-			cancel()
-		})
-	}
 	resp, err := r.c.do(ctx, req)
-	if err == nil && in.idled.Load() {
-		// The idle timer fired, and the response still arrived: net/http can
-		// deliver one that raced the cancellation. The watch is dead all the same.
-		resp.Body.Close()
-		err = ErrWatchIdle
-	}
 	if err != nil {
 		cancel()
-		if in.timer != nil {
-			in.timer.Stop()
-		}
-		if in.idled.Load() {
-			err = fmt.Errorf("watch %s: %w", r.res, ErrWatchIdle)
-		}
 		return nil, err
 	}
-	in.r = resp.Body
-	frames := newFrameReader(in, maxEvent)
-	return &Watcher{ctx: ctx, body: resp.Body, frames: frames, in: in, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
+	frames := jsonwire.NewReader(resp.Body, maxEvent)
+	return &Watcher{ctx: ctx, body: resp.Body, frames: frames, cancel: cancel, opts: opts.Decode, where: "watch " + r.res.String()}, nil
 }
 
 // Next blocks until the next event. It returns io.EOF when the server ended the
-// stream normally (its timeout passed), ErrWatchIdle when the idle timeout fired,
-// the context's error when the watch was cancelled, and for an ERROR event, the
-// event together with a *StatusError (IsGone tells a 410).
+// stream normally (its timeout passed), the context's error when the watch was
+// cancelled or closed, and for an ERROR event, the event together with a
+// *StatusError (IsGone tells a 410).
 //
 // Each event is read into the Watcher's buffer, validated in one pass, split into
 // type and object, and the object decoded (decode.go): its bytes are copied once,
 // into the Object the cache keeps.
 func (w *Watcher) Next() (Event, error) {
-	at := w.frames.offset()
-	data, err := w.frames.frame()
+	at := w.frames.Offset()
+	data, err := w.frames.Frame()
 	if err != nil {
 		return Event{}, w.streamError(err)
 	}
@@ -135,14 +101,14 @@ func (w *Watcher) Next() (Event, error) {
 func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
 	var ev Event
 	objAt, objEnd, decoded := -1, -1, false
-	end, err := walkObject(data, 0, 1, func(key []byte, _, i int) (int, error) {
+	end, err := jsonwire.WalkObject(data, 0, 1, func(key []byte, _, i int) (int, error) {
 		switch string(key) {
 		case "type":
-			end, err := checkValue(data, i, 1)
+			end, err := jsonwire.CheckValue(data, i, 1)
 			if err != nil {
 				return end, err
 			}
-			t, err := stringValue(data[i:end])
+			t, err := jsonwire.String(data[i:end])
 			ev.Type = EventType(t)
 			return end, err
 		case "object":
@@ -151,19 +117,19 @@ func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
 				ev.Object, objAt, objEnd, decoded = obj, i, end, true
 				return end, err
 			}
-			end, err := checkValue(data, i, 1)
+			end, err := jsonwire.CheckValue(data, i, 1)
 			objAt, objEnd, decoded = i, end, false
 			return end, err
 		}
-		return checkValue(data, i, 1)
+		return jsonwire.CheckValue(data, i, 1)
 	})
 	if err == nil && end != len(data) {
-		err = errShort
+		err = jsonwire.ErrShort
 	}
-	var se *syntaxError
+	var se *jsonwire.SyntaxError
 	switch {
-	case errors.As(err, &se) || err == errShort:
-		return ev, fmt.Errorf("event: %w", locate(err, at)) // names its own offset
+	case errors.As(err, &se) || err == jsonwire.ErrShort:
+		return ev, fmt.Errorf("event: %w", jsonwire.Locate(err, at)) // names its own offset
 	case err != nil:
 		return ev, fmt.Errorf("event at byte %d: %w", at, err)
 	}
@@ -193,17 +159,15 @@ func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
 
 // streamError names why reading stopped.
 func (w *Watcher) streamError(err error) error {
-	// Which of these comes first matters: closing the body (after the idle timer
-	// fired, or on Close) can surface as a plain EOF, which must not pass for the
-	// server's normal end of stream.
+	// Which of these comes first matters: closing the body (on Close, or when the
+	// caller's context ends) can surface as a plain EOF, which must not pass for
+	// the server's normal end of stream.
 	switch {
-	case w.in.idled.Load():
-		return fmt.Errorf("%s: %w", w.where, ErrWatchIdle)
 	case w.ctx.Err() != nil:
 		return fmt.Errorf("%s: closed: %w", w.where, w.ctx.Err())
 	case err == io.EOF:
 		return io.EOF
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, jsonwire.ErrTooLarge):
 		return fmt.Errorf("%s: event %w", w.where, err)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%s: stream cut in the middle of an event: %w", w.where, err)
@@ -215,25 +179,5 @@ func (w *Watcher) streamError(err error) error {
 // and from another goroutine than Next's.
 func (w *Watcher) Close() {
 	w.cancel()
-	if w.in.timer != nil {
-		w.in.timer.Stop()
-	}
 	w.body.Close()
-}
-
-// watchReader sits between the response body and the frame reader, and pushes
-// the idle timer back whenever bytes arrive.
-type watchReader struct {
-	r     io.Reader
-	idle  time.Duration
-	timer *time.Timer
-	idled atomic.Bool
-}
-
-func (w *watchReader) Read(p []byte) (int, error) {
-	n, err := w.r.Read(p)
-	if n > 0 && w.timer != nil {
-		w.timer.Reset(w.idle)
-	}
-	return n, err
 }

@@ -2,13 +2,11 @@ package apiclient_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -130,21 +128,6 @@ func TestWatch_malformed_events_are_errors(t *testing.T) {
 	}
 }
 
-func TestWatch_idle_timeout_closes_a_silent_stream(t *testing.T) {
-	c, _ := streamServer(t, true, event("ADDED", "a", "10"))
-	w, err := c.Resource(apiclient.Pods).Watch(context.Background(), apiclient.WatchOptions{IdleTimeout: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := w.Next(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Next(); !errors.Is(err, apiclient.ErrWatchIdle) {
-		t.Fatalf("err = %v, want ErrWatchIdle", err)
-	}
-}
-
 func TestWatch_Close_from_another_goroutine_unblocks_Next(t *testing.T) {
 	c, _ := streamServer(t, true)
 	w, err := c.Resource(apiclient.Pods).Watch(context.Background(), apiclient.WatchOptions{})
@@ -161,14 +144,6 @@ func TestWatch_Close_from_another_goroutine_unblocks_Next(t *testing.T) {
 		t.Fatalf("err = %v, want the stream closed", err)
 	}
 	w.Close() // twice is fine
-}
-
-func TestWatch_idle_timeout_covers_a_server_that_never_answers(t *testing.T) {
-	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
-	_, err := c.Resource(apiclient.Pods).Watch(context.Background(), apiclient.WatchOptions{IdleTimeout: 50 * time.Millisecond})
-	if !errors.Is(err, apiclient.ErrWatchIdle) {
-		t.Fatalf("err = %v, want ErrWatchIdle", err)
-	}
 }
 
 func TestWatch_refused_by_the_server_is_a_StatusError(t *testing.T) {

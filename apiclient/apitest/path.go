@@ -3,6 +3,8 @@ package apitest
 import (
 	"net/url"
 	"strings"
+
+	"github.com/kubewire/kubewire/apiclient"
 )
 
 // target is what a request path names:
@@ -52,17 +54,12 @@ func parsePath(p string) (target, bool) {
 }
 
 // collection is the key of the resource across namespaces: "pods", "deployments.apps".
-func (t target) collection() string {
-	if t.group == "" {
-		return t.resource
-	}
-	return t.resource + "." + t.group
-}
+func (t target) collection() string { return t.res().String() }
 
 // apiVersion is what objects of the target carry: "v1", "apps/v1".
-func (t target) apiVersion() string {
-	if t.group == "" {
-		return t.version
-	}
-	return t.group + "/" + t.version
+func (t target) apiVersion() string { return t.res().GroupVersion() }
+
+// res is the target's resource, for apiclient's names of it.
+func (t target) res() apiclient.Resource {
+	return apiclient.Resource{Group: t.group, Version: t.version, Name: t.resource}
 }

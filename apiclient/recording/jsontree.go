@@ -1,10 +1,6 @@
 package recording
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-)
+import "github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 
 // node is one JSON value inside a document, located by byte offsets, so that a
 // change can be spliced into the original bytes without re-encoding the rest (which
@@ -21,177 +17,45 @@ type member struct {
 	value *node
 }
 
-// maxDepth bounds nesting, so that hostile input cannot exhaust the stack.
-const maxDepth = 1000
-
-var errDepth = errors.New("JSON nested too deeply")
-
 // parseTree parses one JSON value filling the whole of data (spaces around it
-// allowed). It is a plain recursive descent; validity was not checked before.
+// allowed), validating it with apiclient's one JSON walker (jsonwire) and noting
+// where each member and element is.
 func parseTree(data []byte) (*node, error) {
-	p := treeParser{data: data}
-	n, err := p.value(0)
-	if err != nil {
+	n, end, err := build(data, jsonwire.SkipSpace(data, 0), 0)
+	if err = jsonwire.Whole(data, end, err); err != nil {
 		return nil, err
-	}
-	p.space()
-	if p.i != len(data) {
-		return nil, fmt.Errorf("data after the JSON value at byte %d", p.i)
 	}
 	return n, nil
 }
 
-type treeParser struct {
-	data []byte
-	i    int
-}
-
-func (p *treeParser) value(depth int) (*node, error) {
-	if depth > maxDepth {
-		return nil, errDepth
+// build validates the value at data[at] (inside depth containers) and returns its
+// node and where it ends.
+func build(data []byte, at, depth int) (*node, int, error) {
+	if at >= len(data) {
+		return nil, at, jsonwire.ErrShort
 	}
-	p.space()
-	if p.i >= len(p.data) {
-		return nil, errors.New("unexpected end of JSON")
-	}
-	start := p.i
-	switch c := p.data[p.i]; {
-	case c == '{':
-		return p.object(depth)
-	case c == '[':
-		return p.array(depth)
-	case c == '"':
-		if err := p.skipString(); err != nil {
-			return nil, err
-		}
-		return &node{kind: '"', start: start, end: p.i}, nil
+	n := &node{kind: data[at], start: at}
+	var err error
+	switch n.kind {
+	case '{':
+		n.end, err = jsonwire.WalkObject(data, at, depth+1, func(key []byte, _, vAt int) (int, error) {
+			v, end, err := build(data, vAt, depth+1)
+			n.members = append(n.members, member{string(key), v})
+			return end, err
+		})
+	case '[':
+		n.end, err = jsonwire.WalkArray(data, at, depth+1, func(eAt int) (int, error) {
+			v, end, err := build(data, eAt, depth+1)
+			n.elems = append(n.elems, v)
+			return end, err
+		})
+	case '"':
+		n.end, err = jsonwire.CheckValue(data, at, depth)
 	default:
-		for p.i < len(p.data) && isScalarByte(p.data[p.i]) {
-			p.i++
-		}
-		if p.i == start || !json.Valid(p.data[start:p.i]) {
-			return nil, fmt.Errorf("invalid value at byte %d", start)
-		}
-		return &node{kind: 'v', start: start, end: p.i}, nil
+		n.kind = 'v'
+		n.end, err = jsonwire.CheckValue(data, at, depth)
 	}
-}
-
-func (p *treeParser) object(depth int) (*node, error) {
-	n := &node{kind: '{', start: p.i}
-	p.i++ // {
-	p.space()
-	if p.peek() == '}' {
-		p.i++
-		n.end = p.i
-		return n, nil
-	}
-	for {
-		p.space()
-		ks := p.i
-		if p.peek() != '"' {
-			return nil, fmt.Errorf("want a key at byte %d", p.i)
-		}
-		if err := p.skipString(); err != nil {
-			return nil, err
-		}
-		var key string
-		if err := json.Unmarshal(p.data[ks:p.i], &key); err != nil {
-			return nil, fmt.Errorf("key at byte %d: %w", ks, err)
-		}
-		p.space()
-		if p.peek() != ':' {
-			return nil, fmt.Errorf("want ':' at byte %d", p.i)
-		}
-		p.i++
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		n.members = append(n.members, member{key, v})
-		p.space()
-		switch p.peek() {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			n.end = p.i
-			return n, nil
-		default:
-			return nil, fmt.Errorf("want ',' or '}' at byte %d", p.i)
-		}
-	}
-}
-
-func (p *treeParser) array(depth int) (*node, error) {
-	n := &node{kind: '[', start: p.i}
-	p.i++ // [
-	p.space()
-	if p.peek() == ']' {
-		p.i++
-		n.end = p.i
-		return n, nil
-	}
-	for {
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		n.elems = append(n.elems, v)
-		p.space()
-		switch p.peek() {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			n.end = p.i
-			return n, nil
-		default:
-			return nil, fmt.Errorf("want ',' or ']' at byte %d", p.i)
-		}
-	}
-}
-
-// skipString moves past a string literal, checking its escapes and that it holds no
-// control characters.
-func (p *treeParser) skipString() error {
-	start := p.i
-	p.i++ // opening quote
-	for p.i < len(p.data) {
-		switch c := p.data[p.i]; {
-		case c == '"':
-			p.i++
-			return nil
-		case c == '\\':
-			p.i += 2
-		case c < 0x20:
-			return fmt.Errorf("control character in string at byte %d", p.i)
-		default:
-			p.i++
-		}
-	}
-	return fmt.Errorf("unterminated string at byte %d", start)
-}
-
-func (p *treeParser) space() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-func (p *treeParser) peek() byte {
-	if p.i < len(p.data) {
-		return p.data[p.i]
-	}
-	return 0
-}
-
-func isScalarByte(c byte) bool {
-	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	return n, n.end, err
 }
 
 // member returns the value of key in an object node, or nil.
@@ -212,7 +76,6 @@ func (n *node) str(data []byte) string {
 	if n == nil || n.kind != '"' {
 		return ""
 	}
-	var s string
-	_ = json.Unmarshal(data[n.start:n.end], &s)
+	s, _ := jsonwire.Unquote(data[n.start:n.end])
 	return s
 }

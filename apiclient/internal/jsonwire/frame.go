@@ -1,4 +1,4 @@
-package apiclient
+package jsonwire
 
 import (
 	"errors"
@@ -6,18 +6,18 @@ import (
 	"io"
 )
 
-// frameReader cuts a byte stream into JSON values without copying them out: a watch
+// Reader cuts a byte stream into JSON values without copying them out: a watch
 // body into events, a LIST body into its members and items. It reads into one
 // buffer, finds where the next value ends by tracking only strings and brackets
 // (frameEnd, resumable, so each byte is looked at once however the value is split
 // across reads), and hands out a slice of the buffer, valid until the next call.
-// frame leaves validation to its caller, which decodes while it validates
-// (decodeAt: watch events, LIST items); value validates with checkValue (a LIST's
-// small header members).
+// Frame leaves validation to its caller, which decodes while it validates with
+// WalkObject (apiclient's watch events and LIST items); Value validates with
+// CheckValue (a LIST's small header members).
 //
 // The buffer grows to the largest value seen (bounded by max) and is reused; a
 // 50 MB LIST body never sits in memory whole, only the item being read.
-type frameReader struct {
+type Reader struct {
 	r   io.Reader
 	buf []byte
 	// Unread bytes are buf[pos:end]. base is the stream offset of buf[0], for
@@ -40,21 +40,21 @@ type frameScan struct {
 	literal      bool // a number, true, false or null: it ends at a delimiter
 }
 
-// errTooLarge is returned for a value longer than the reader's max.
-var errTooLarge = errors.New("value larger than the limit")
+// ErrTooLarge is returned for a value longer than the reader's max.
+var ErrTooLarge = errors.New("value larger than the limit")
 
-func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: r, max: max}
+func NewReader(r io.Reader, max int) *Reader {
+	return &Reader{r: r, max: max}
 }
 
-// offset is the stream offset of the next unread byte.
-func (f *frameReader) offset() int64 { return f.base + int64(f.pos) }
+// Offset is the stream offset of the next unread byte.
+func (f *Reader) Offset() int64 { return f.base + int64(f.pos) }
 
-// peek skips whitespace and returns the next byte without consuming it. At the end
+// Peek skips whitespace and returns the next byte without consuming it. At the end
 // of the stream it returns the reader's error (io.EOF when the stream ended cleanly).
-func (f *frameReader) peek() (byte, error) {
+func (f *Reader) Peek() (byte, error) {
 	for {
-		f.pos = skipSpace(f.buf[:f.end], f.pos)
+		f.pos = SkipSpace(f.buf[:f.end], f.pos)
 		if f.pos < f.end {
 			return f.buf[f.pos], nil
 		}
@@ -64,41 +64,63 @@ func (f *frameReader) peek() (byte, error) {
 	}
 }
 
-// expect consumes the next non-space byte, which must be c.
-func (f *frameReader) expect(c byte) error {
-	got, err := f.peek()
+// Expect consumes the next non-space byte, which must be c.
+func (f *Reader) Expect(c byte) error {
+	got, err := f.Peek()
 	if err == io.EOF {
-		return fmt.Errorf("body ended at byte %d, expected %q: %w", f.offset(), c, io.ErrUnexpectedEOF)
+		return fmt.Errorf("body ended at byte %d, expected %q: %w", f.Offset(), c, io.ErrUnexpectedEOF)
 	}
 	if err != nil {
 		return err
 	}
 	if got != c {
-		return &syntaxError{offset: int(f.offset()), msg: fmt.Sprintf("expected %q, got %q", c, got)}
+		return &SyntaxError{Offset: int(f.Offset()), Msg: fmt.Sprintf("expected %q, got %q", c, got)}
 	}
 	f.pos++
 	return nil
 }
 
-// value returns the next whole JSON value, validated. io.EOF means the stream
+// More reads what follows the opener of a container being read piece by piece
+// (first), or one of its members or elements: true when another follows (its
+// comma consumed), false at the closer (consumed). At the end of the stream it
+// returns the reader's error, as Peek does.
+func (f *Reader) More(closer byte, first bool) (bool, error) {
+	c, err := f.Peek()
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case c == closer:
+		f.pos++
+		return false, nil
+	case first:
+		return true, nil
+	case c == ',':
+		f.pos++
+		return true, nil
+	}
+	return false, &SyntaxError{Offset: int(f.Offset()), Msg: fmt.Sprintf("expected ',' or %q, got %q", closer, c)}
+}
+
+// Value returns the next whole JSON value, validated. io.EOF means the stream
 // ended cleanly between values; io.ErrUnexpectedEOF (wrapped) that it ended inside
 // one. Strings and literals are framed too, for a LIST body's keys and header.
-func (f *frameReader) value() ([]byte, error) {
-	at := f.offset()
-	v, err := f.frame()
+func (f *Reader) Value() ([]byte, error) {
+	at := f.Offset()
+	v, err := f.Frame()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := checkValue(v, 0, 0); err != nil {
-		return nil, locate(err, at)
+	if _, err := CheckValue(v, 0, 0); err != nil {
+		return nil, Locate(err, at)
 	}
 	return v, nil
 }
 
-// frame is value without the validation, for callers that validate as they
-// decode (decodeAt): they must, and report errors with locate.
-func (f *frameReader) frame() ([]byte, error) {
-	if _, err := f.peek(); err != nil {
+// Frame is Value without the validation, for callers that validate as they
+// decode: they must, and report errors with Locate.
+func (f *Reader) Frame() ([]byte, error) {
+	if _, err := f.Peek(); err != nil {
 		return nil, err
 	}
 	f.scan = frameScan{at: f.pos}
@@ -111,30 +133,30 @@ func (f *frameReader) frame() ([]byte, error) {
 		}
 		if err := f.fill(); err != nil {
 			if err == io.EOF {
-				return nil, fmt.Errorf("stream ended inside a value at byte %d: %w", f.offset(), io.ErrUnexpectedEOF)
+				return nil, fmt.Errorf("stream ended inside a value at byte %d: %w", f.Offset(), io.ErrUnexpectedEOF)
 			}
 			return nil, err
 		}
 	}
 }
 
-// locate turns a validation error inside a framed value that starts at stream
+// Locate turns a validation error inside a framed value that starts at stream
 // offset at into one with a stream offset.
-func locate(err error, at int64) error {
-	var se *syntaxError
+func Locate(err error, at int64) error {
+	var se *SyntaxError
 	if errors.As(err, &se) {
-		return &syntaxError{offset: int(at) + se.offset, msg: se.msg}
+		return &SyntaxError{Offset: int(at) + se.Offset, Msg: se.Msg}
 	}
-	if err == errShort { // the frame ended where the value did not
-		return &syntaxError{offset: int(at), msg: "value cut short or brackets mismatched"}
+	if err == ErrShort { // the frame ended where the value did not
+		return &SyntaxError{Offset: int(at), Msg: "value cut short or brackets mismatched"}
 	}
 	return err
 }
 
 // frameEnd continues the scan of the value at buf[pos:] over the bytes read since
 // it last stopped; it reports the value's end once found. It does not validate:
-// checkValue does that once the value is whole.
-func (f *frameReader) frameEnd() (int, bool) {
+// CheckValue does that once the value is whole.
+func (f *Reader) frameEnd() (int, bool) {
 	s := &f.scan
 	data := f.buf[:f.end]
 	if s.at == f.pos && !s.literal && !s.inStr && s.depth == 0 {
@@ -190,7 +212,7 @@ func (f *frameReader) frameEnd() (int, bool) {
 
 // fill reads more of the stream, first moving unread bytes to the front of the
 // buffer (or growing it when the value in progress fills it).
-func (f *frameReader) fill() error {
+func (f *Reader) fill() error {
 	if f.err != nil {
 		return f.err
 	}
@@ -208,7 +230,7 @@ func (f *frameReader) fill() error {
 		}
 		if f.end == len(f.buf) {
 			if f.end >= f.max {
-				return fmt.Errorf("at byte %d: %w of %d bytes", f.offset(), errTooLarge, f.max)
+				return fmt.Errorf("at byte %d: %w of %d bytes", f.Offset(), ErrTooLarge, f.max)
 			}
 			size := max(2*len(f.buf), 32<<10)
 			size = min(size, f.max)
@@ -227,4 +249,9 @@ func (f *frameReader) fill() error {
 		return err
 	}
 	return nil
+}
+
+// isDelimiter reports whether c ends a number or a literal.
+func isDelimiter(c byte) bool {
+	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':' || c == '"' || c == '{' || c == '['
 }

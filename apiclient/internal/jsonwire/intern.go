@@ -1,4 +1,4 @@
-package apiclient
+package jsonwire
 
 import "sync"
 
@@ -27,8 +27,8 @@ var interned = struct {
 	m map[string]string
 }{m: make(map[string]string)}
 
-// internBytes returns the shared copy of string(b), adding it when there is room.
-func internBytes(b []byte) string {
+// Intern returns the shared copy of string(b), adding it when there is room.
+func Intern(b []byte) string {
 	if len(b) > maxInternLen {
 		return string(b)
 	}
@@ -44,14 +44,14 @@ func internBytes(b []byte) string {
 	return s
 }
 
-// internLiteral is internBytes for a JSON string literal.
-func internLiteral(lit []byte) (string, error) {
+// InternLiteral is Intern for a JSON string literal.
+func InternLiteral(lit []byte) (string, error) {
 	if isPlain(lit) {
-		return internBytes(lit[1 : len(lit)-1]), nil
+		return Intern(lit[1 : len(lit)-1]), nil
 	}
-	s, err := unquote(lit)
+	s, err := Unquote(lit)
 	if err != nil {
 		return "", err
 	}
-	return internBytes([]byte(s)), nil
+	return Intern([]byte(s)), nil
 }
