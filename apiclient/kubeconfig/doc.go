@@ -86,9 +86,11 @@
 // impersonation, user agent, debugging). We have one auth RoundTripper for the first
 // three (apiclient sets the user agent) and no transport cache: call Transport once
 // and share it. client-go configures HTTP/2 health pings (x/net/http2
-// ReadIdleTimeout) to notice a dead connection under a long watch; the standard
-// library of Go 1.23 cannot, so we rely on 30 s TCP keep-alives and on apiclient's
-// watch timeouts.
+// ReadIdleTimeout 30 s, PingTimeout 15 s) to notice a dead connection under a long
+// watch. The standard library can do the same since Go 1.24 (http.HTTP2Config's
+// SendPingTimeout and PingTimeout), but this transport does not set them yet: a dead
+// connection is noticed by 30 s TCP keep-alives and by the Reflector's watchdog
+// (listwatch/watchdog.go).
 //
 // plugin/pkg/client/auth/exec (exec.go) runs credential plugins. Same protocol
 // (KUBERNETES_EXEC_INFO, v1 and v1beta1, provideClusterInfo, interactiveMode, cached
