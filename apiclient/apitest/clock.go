@@ -80,19 +80,7 @@ func (c *Clock) NextDeadline() (time.Duration, bool) {
 // BlockUntilWaiters returns once at least n After calls are pending: the code under
 // test has reached its wait, and time can be moved.
 func (c *Clock) BlockUntilWaiters(n int) {
-	for {
-		c.mu.Lock()
-		if len(c.waiters) >= n {
-			c.mu.Unlock()
-			return
-		}
-		if c.waiting == nil {
-			c.waiting = make(chan struct{})
-		}
-		ch := c.waiting
-		c.mu.Unlock()
-		<-ch
-	}
+	c.blockUntil(func() bool { return len(c.waiters) >= n })
 }
 
 func (c *Clock) fire() {

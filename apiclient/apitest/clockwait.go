@@ -7,14 +7,25 @@ import "time"
 // backoff of d), and Step(d) will end it. BlockUntilWaiters cannot tell that wait
 // from older ones that were abandoned but never fired.
 func (c *Clock) BlockUntilDue(d time.Duration) {
-	for {
-		c.mu.Lock()
+	c.blockUntil(func() bool {
 		due := c.now.Add(d)
 		for _, w := range c.waiters {
 			if w.at.Equal(due) {
-				c.mu.Unlock()
-				return
+				return true
 			}
+		}
+		return false
+	})
+}
+
+// blockUntil returns once ready, called with c.mu held, reports true. It checks
+// again each time a new After is registered, so it never polls.
+func (c *Clock) blockUntil(ready func() bool) {
+	for {
+		c.mu.Lock()
+		if ready() {
+			c.mu.Unlock()
+			return
 		}
 		if c.waiting == nil {
 			c.waiting = make(chan struct{})
