@@ -60,15 +60,26 @@ type Options struct {
 	// into one Pop, which is all a level-based Reconciler needs.
 	InOrder bool
 	// Transform reshapes objects before they are cached (strip what you will never
-	// read). It runs in processLoop as an Added, Updated, Replaced or Sync delta is
-	// popped, just before the store is written, so the cache and the handlers see
-	// its result. It does not run on deletes: OnDelete gets the watch's final
-	// object as it arrived (or, for a relist's tombstone, the cached, transformed
-	// object). A Sync delta carries the stored object, already transformed, so
-	// Transform must accept its own output. The FIFO holds objects untransformed
-	// (client-go transforms them as they enter the FIFO, deletes included). Objects
-	// arrive with managedFields already stripped unless the source was told to
-	// keep them.
+	// read). It runs once per object that enters the FIFO, before it enters: each
+	// watch add, update and delete, and every object of a list (sink.go). The FIFO,
+	// the store and every handler, OnDelete included, see only its result. It
+	// runs on the source's goroutine, one call at a time, outside any lock of the
+	// informer. A relist's delete and a resync replay the cached object, which is
+	// not transformed again.
+	//
+	// It must be idempotent (Transform(Transform(o)) equals Transform(o)) and
+	// leave name, namespace and resourceVersion alone (the FIFO keys on the first
+	// two, the Reflector resumes from the third). Nothing here transforms an
+	// object twice, but a source other than the Reflector (a test's script) may
+	// hand in an object taken from the cache, and client-go, whose resync
+	// transforms again, asks the same. It may change the object it is given in
+	// place and return it: the Reflector decodes a new object for every event and
+	// list item and keeps no reference to it past the call, so nobody else holds
+	// it yet. It must not change an object it returned earlier, nor keep one to
+	// change later: from the FIFO on, objects are shared by the cache and every
+	// handler without a lock. An error refuses the object; for a list, the whole
+	// list (the cache keeps what it had). Objects arrive with managedFields
+	// already stripped unless the source was told to keep them.
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
@@ -98,7 +109,7 @@ func New(opts Options) *Informer {
 	} else {
 		inf.fifo = fifo.NewDeltaFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
 	}
-	inf.source = opts.Source(syncingSink{inf.fifo, inf})
+	inf.source = opts.Source(entrySink{inf.fifo, inf})
 	return inf
 }
 
@@ -286,12 +297,6 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 		inf.notify(d.Key, notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
 		return nil
 	}
-	if inf.transform != nil {
-		var err error
-		if obj, err = inf.transform(obj); err != nil {
-			return fmt.Errorf("transform %s: %w", d.Key, err)
-		}
-	}
 	old, exists := inf.store.GetByKey(d.Key)
 	if err := inf.store.Put(d.Key, obj); err != nil {
 		return err
@@ -355,18 +360,4 @@ func (inf *Informer) markSyncedOnce() {
 	for _, l := range inf.listeners {
 		l.add(notification{kind: syncedMarker})
 	}
-}
-
-// syncingSink is the FIFO as the source sees it. A first LIST that finds nothing
-// leaves the FIFO synced with nothing to pop, so no Pop would ever notice; Replace
-// notices instead.
-type syncingSink struct {
-	fifo.Queue[*apiclient.Object]
-	inf *Informer
-}
-
-func (s syncingSink) Replace(list []*apiclient.Object, rv string) error {
-	err := s.Queue.Replace(list, rv)
-	s.inf.markSyncedOnce()
-	return err
 }
