@@ -11,7 +11,8 @@
 //	                                                    ^^^^^^^^^^ controller/informer, the cache half
 //
 // Package controller builds on it (the reconcile loop, the Manager). Everything
-// about a cache lives here: what fills it (Options.Source), how objects are
+// about a cache lives here: what fills it (Options.Source; when nil, a listwatch
+// Reflector on Options.Client and Options.Resource, source.go), how objects are
 // reshaped on the way in (Options.Transform), how they are indexed
 // (Options.Indexers), and how it is read (cache.go).
 //
@@ -88,6 +89,9 @@
 //     Options.Transform keeps client-go's rule that a transform be idempotent.
 //   - A failed LIST leaves the cache and HasSynced as they were, as in client-go;
 //     no empty Replace on a 404.
+//   - New with no Source builds the Reflector itself from Options.Client and
+//     Options.Resource, and without those Run returns an error; client-go's
+//     NewSharedIndexInformer needs its ListerWatcher and has no such default.
 //   - One Runner interface for what fills the FIFO, so tests drive an informer with
 //     a script (package informertest) and the command with the Reflector.
 package informer
