@@ -25,7 +25,8 @@ type Informer struct {
 	name  string
 	fifo  fifo.Queue[*apiclient.Object]
 	store *store.Store[*apiclient.Object]
-	// source fills the FIFO; it is built by the Options' Source.
+	// source fills the FIFO, through entrySink (sink.go); it is built by the
+	// Options' Source, or by default a Reflector (source.go).
 	source Runner
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
