@@ -66,14 +66,18 @@ func (s entrySink) Replace(list []*apiclient.Object, rv string) error {
 	return err
 }
 
-// transform is Options.Transform, or nothing when it is unset.
+// transform is Options.Transform, or nothing when it is unset. A Transform that
+// returns nil and no error is refused too: the FIFO could not key it.
 func (s entrySink) transform(obj *apiclient.Object) (*apiclient.Object, error) {
 	if s.inf.transform == nil {
 		return obj, nil
 	}
 	out, err := s.inf.transform(obj)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("transform %s: %w", obj.Key(), err)
+	case out == nil:
+		return nil, fmt.Errorf("transform %s: returned no object", obj.Key())
 	}
 	return out, nil
 }
