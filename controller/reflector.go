@@ -8,7 +8,8 @@ import (
 )
 
 // reflectorSource builds each informer's Reflector: LIST and watch with the
-// informer's selectors, writing into the informer's FIFO. Every step goes to
+// informer's selectors, writing into the informer's FIFO (through its
+// Transform: sink is the informer's entry to the FIFO). Every step goes to
 // onStep when set, and with a trace is one "listwatch …" line.
 func reflectorSource(trace func(string), onStep func(listwatch.Step), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
 	return func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {

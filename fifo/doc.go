@@ -148,5 +148,7 @@
 //     client-go queues one with a nil Obj.
 //   - HasSynced ignores writes before the first Replace; client-go counts any write.
 //   - Both Pops take a context; writes to a closed queue fail.
-//   - No ErrRequeue, AddIfNotPresent, transformer, or List/Get on the queue.
+//   - No ErrRequeue, AddIfNotPresent, transformer, or List/Get on the queue. The
+//     informer transforms objects before they reach the FIFO, at the place
+//     client-go's transformer runs (controller/informer/sink.go).
 package fifo

@@ -95,7 +95,9 @@
 // nothing about what the Sink did with it, and it stays true through relists,
 // failures and backoffs. Health().Synced and HasSynced report it (one flag, read
 // under the Reflector's lock); the Reflector itself uses it to count the lists
-// after it as relists, and to empty the Sink on a 404 only before it. Its other
+// after it as relists. A list that fails (a 404 for a CRD not installed yet, a
+// 403, a 5xx, a body cut or malformed) neither syncs the Reflector nor touches
+// the Sink: it backs off and lists again, for as long as it takes. Its other
 // readers run a Reflector without an informer: the tests and the Example. The
 // informer of package controller does not read it: its HasSynced means that every object of
 // the first Replace has come out of the FIFO and reached the handlers, which is
@@ -108,6 +110,12 @@
 //     reported in Health and recovered from. Only ctx stops it.
 //   - The Sink sees one Replace per completed list, then the watch's events in
 //     order; nothing from a list that did not complete.
+//   - A failed list never replaces the Sink's contents: whether the first list or
+//     a relist, whether the server refused it (404, 403, 5xx) or its body broke
+//     off, on the first page or a later one, in the unpaged LIST after an expired
+//     continue token or a streaming list without its end bookmark, the Sink keeps
+//     what it held and nothing is deleted. Only a LIST that read its last page, or
+//     a streaming list that reached initial-events-end, is a Replace.
 //   - Requests carry the selectors given, and nothing the caller did not ask for.
 //   - Health, HasSynced and LastSyncResourceVersion are safe from any goroutine.
 //   - With a fake Clock and a seeded Rand every wait and timeout is repeatable: the
@@ -156,6 +164,10 @@
 //     comes before any event of the watch waits, to avoid a LIST loop.
 //   - Every step is a Step value with one line of text, for traces and golden
 //     files, and Health is one snapshot instead of scattered metrics.
+//   - A list that fails does not reach the Sink, as in client-go (its list
+//     returns the error before syncWith). An earlier version of this package
+//     emptied the Sink on a 404 "so that nobody waits forever"; that marked an
+//     informer synced with an empty cache while a CRD was missing (issue 14).
 //   - Streaming lists collect into a slice keyed by index rather than a temporary
 //     store, since the Sink receives them as one Replace anyway.
 package listwatch

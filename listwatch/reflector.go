@@ -82,7 +82,8 @@ func (r *Reflector) Run(ctx context.Context) error {
 
 // listing is the Listing state: a streaming list when on, else (or when it fails
 // before the list is complete) a LIST; then the Sink is replaced and the loop
-// watches.
+// watches. Only a complete list reaches the Sink (listed is its one caller of
+// Replace); a failed one backs off and lists again.
 func (r *Reflector) listing(ctx context.Context) stateFn {
 	r.setState(Listing)
 	if r.synced {
@@ -98,16 +99,15 @@ func (r *Reflector) listing(ctx context.Context) stateFn {
 	if ctx.Err() != nil {
 		return nil
 	}
-	if apiclient.IsNotFound(err) && !r.synced {
-		// The resource does not exist (a CRD not installed yet): tell the Sink it
-		// is empty, so that whoever waits for it to fill is not blocked forever,
-		// and keep trying. client-go does the same.
-		_ = r.sink.Replace(nil, "")
-	}
 	if err == nil {
 		err = r.listed(items, rv, false)
 	}
 	if err != nil {
+		// Whatever failed — a 404 for a CRD not installed yet, a 403, a 5xx, a
+		// body cut or malformed halfway — the Sink keeps what it holds: a list
+		// that did not complete says nothing about what exists. An empty Replace
+		// here would mark an informer synced with nothing in it, and a controller
+		// that deletes what has no owner in the cache would delete everything.
 		return r.backOff(ctx, err, r.listing)
 	}
 	return r.watching

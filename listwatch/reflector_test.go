@@ -111,16 +111,17 @@ func TestSink_errors(t *testing.T) {
 	})
 }
 
-// TestList_of_a_resource_that_does_not_exist_empties_the_sink: a 404 on the LIST (a
-// custom resource whose CRD is not installed yet) hands the sink an empty Replace,
-// so that nobody waits forever for it to fill, and the reflector keeps trying.
-func TestList_of_a_resource_that_does_not_exist_empties_the_sink(t *testing.T) {
+// TestList_of_a_resource_that_does_not_exist_yet_waits_for_it: a 404 on the LIST (a
+// custom resource whose CRD is not installed yet) leaves the sink untouched and the
+// reflector unsynced; it keeps trying, and the first list that succeeds is the
+// first Replace.
+func TestList_of_a_resource_that_does_not_exist_yet_waits_for_it(t *testing.T) {
 	sc := newScenario(t, script(t,
-		list0, "< 404", `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}`,
+		list0, "< 404", status(404, "NotFound", "the server could not find the requested resource"),
 		list0, ok, podList("10", podJSON("a", "5")),
 	), listwatch.Options{})
 	sc.run()
-	if got, want := sc.sink.replaceCount(), 2; got != want {
-		t.Fatalf("%d Replace calls, want %d (an empty one after the 404, then the list)", got, want)
+	if got, want := sc.sink.replaceCount(), 1; got != want || !sc.r.HasSynced() {
+		t.Fatalf("%d Replace calls, synced %v; want %d, true (none for the 404, one for the list)", got, sc.r.HasSynced(), want)
 	}
 }

@@ -11,12 +11,13 @@
 //	                                                    ^^^^^^^^^^ controller/informer, the cache half
 //
 // Package controller builds on it (the reconcile loop, the Manager). Everything
-// about a cache lives here: what fills it (Options.Source), how objects are
+// about a cache lives here: what fills it (Options.Source; when nil, a listwatch
+// Reflector on Options.Client and Options.Resource, source.go), how objects are
 // reshaped on the way in (Options.Transform), how they are indexed
 // (Options.Indexers), and how it is read (cache.go).
 //
-//	Reflector ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listener ─▶ Handler
-//	(Source)     fifo    informer.go          store    listener.go  handler.go
+//	Reflector ─▶ Transform ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listener ─▶ Handler
+//	(Source)     sink.go       fifo    informer.go          store    listener.go  handler.go
 //
 // # Synced and resync
 //
@@ -58,6 +59,15 @@
 //     cache sees at least what it is told about.
 //   - A delete learned from a relist reaches OnDelete with finalStateUnknown set;
 //     it is never an interface{} to type-switch on.
+//   - A failed list never replaces the cache and never counts towards sync: the
+//     Reflector hands the FIFO only a list that completed (package listwatch), and
+//     a list whose Transform fails is refused whole. Until a first list succeeds
+//     (a CRD that is not installed yet, a 403) HasSynced stays false and the cache
+//     empty; after it, a failed relist leaves the cache as it was and deletes
+//     nothing.
+//   - Transform runs exactly once on every object that enters the FIFO, deletes
+//     and lists included, before it enters; the store and every handler see only
+//     transformed objects, and a resync does not transform again.
 //   - HasSynced and WaitForCacheSync wait on channels; nothing polls.
 //   - Trace lines name the handler they are for ("handler add default/web-1
 //     to=podrestart backlog=1"); with no Trace set, nothing is formatted.
@@ -73,8 +83,15 @@
 //   - Each listener's buffer is a slice that shrinks back when drained, and its
 //     length is a metric; client-go's grows without a bound or a signal.
 //   - OnDelete has a flag instead of DeletedFinalStateUnknown.
-//   - Transform runs as objects leave the FIFO, not as they enter it (see
-//     Options.Transform).
+//   - Transform runs where client-go's does, as objects enter the FIFO, deletes
+//     and lists included, but outside the FIFO's lock (client-go calls it under
+//     it), and a resync's Sync delta is not transformed again (client-go's is).
+//     Options.Transform keeps client-go's rule that a transform be idempotent.
+//   - A failed LIST leaves the cache and HasSynced as they were, as in client-go;
+//     no empty Replace on a 404.
+//   - New with no Source builds the Reflector itself from Options.Client and
+//     Options.Resource, and without those Run returns an error; client-go's
+//     NewSharedIndexInformer needs its ListerWatcher and has no such default.
 //   - One Runner interface for what fills the FIFO, so tests drive an informer with
 //     a script (package informertest) and the command with the Reflector.
 package informer

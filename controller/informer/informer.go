@@ -25,7 +25,8 @@ type Informer struct {
 	name  string
 	fifo  fifo.Queue[*apiclient.Object]
 	store *store.Store[*apiclient.Object]
-	// source fills the FIFO; it is built by the Options' Source.
+	// source fills the FIFO, through entrySink (sink.go); it is built by the
+	// Options' Source, or by default a Reflector (source.go).
 	source Runner
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
@@ -50,39 +51,13 @@ type Runner interface {
 	Run(ctx context.Context) error
 }
 
-// Options tune an Informer.
-type Options struct {
-	// Name is for logs and metrics ("pods").
-	Name string
-	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
-	// when handlers look at several objects of the cache together (the cache then
-	// always stands at one resourceVersion); DeltaFIFO batches each object's changes
-	// into one Pop, which is all a level-based Reconciler needs.
-	InOrder bool
-	// Transform reshapes objects before they are cached (strip what you will never
-	// read). It runs in processLoop as an Added, Updated, Replaced or Sync delta is
-	// popped, just before the store is written, so the cache and the handlers see
-	// its result. It does not run on deletes: OnDelete gets the watch's final
-	// object as it arrived (or, for a relist's tombstone, the cached, transformed
-	// object). A Sync delta carries the stored object, already transformed, so
-	// Transform must accept its own output. The FIFO holds objects untransformed
-	// (client-go transforms them as they enter the FIFO, deletes included). Objects
-	// arrive with managedFields already stripped unless the source was told to
-	// keep them.
-	Transform func(*apiclient.Object) (*apiclient.Object, error)
-	// Indexers are added to the store.
-	Indexers store.Indexers[*apiclient.Object]
-	// Source builds what fills the FIFO, given the FIFO as its sink.
-	Source func(sink fifo.Sink[*apiclient.Object]) Runner
-	// Clock times resyncs; nil means the wall clock.
-	Clock apiclient.Clock
-	// Trace, when set, receives one line per step through fifo, store and handler.
-	Trace func(line string)
-}
-
 // New builds an informer from its parts. Most callers use
-// controller.Manager.Informer, which builds the listwatch Reflector as Source.
+// controller.Manager.Informer, which builds the listwatch Reflector as Source; a
+// hand-built informer may set Client and Resource instead and get one too.
 func New(opts Options) *Informer {
+	if opts.Name == "" {
+		opts.Name = opts.Resource.String()
+	}
 	inf := &Informer{name: opts.Name, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
@@ -98,7 +73,7 @@ func New(opts Options) *Informer {
 	} else {
 		inf.fifo = fifo.NewDeltaFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
 	}
-	inf.source = opts.Source(syncingSink{inf.fifo, inf})
+	inf.source = source(opts)(entrySink{inf.fifo, inf})
 	return inf
 }
 
@@ -286,12 +261,6 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 		inf.notify(d.Key, notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
 		return nil
 	}
-	if inf.transform != nil {
-		var err error
-		if obj, err = inf.transform(obj); err != nil {
-			return fmt.Errorf("transform %s: %w", d.Key, err)
-		}
-	}
 	old, exists := inf.store.GetByKey(d.Key)
 	if err := inf.store.Put(d.Key, obj); err != nil {
 		return err
@@ -355,18 +324,4 @@ func (inf *Informer) markSyncedOnce() {
 	for _, l := range inf.listeners {
 		l.add(notification{kind: syncedMarker})
 	}
-}
-
-// syncingSink is the FIFO as the source sees it. A first LIST that finds nothing
-// leaves the FIFO synced with nothing to pop, so no Pop would ever notice; Replace
-// notices instead.
-type syncingSink struct {
-	fifo.Queue[*apiclient.Object]
-	inf *Informer
-}
-
-func (s syncingSink) Replace(list []*apiclient.Object, rv string) error {
-	err := s.Queue.Replace(list, rv)
-	s.inf.markSyncedOnce()
-	return err
 }

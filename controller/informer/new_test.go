@@ -1,0 +1,53 @@
+package informer_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/controller/informer"
+)
+
+// TestNew_without_a_Source_and_nothing_to_build_one_from_fails_in_Run: no panic;
+// Run says what is missing.
+func TestNew_without_a_Source_and_nothing_to_build_one_from_fails_in_Run(t *testing.T) {
+	inf := informer.New(informer.Options{Name: "pods"})
+	err := inf.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "no Source") {
+		t.Fatalf("Run returned %v, want an error that says there is no Source", err)
+	}
+	if inf.HasSynced() {
+		t.Fatal("synced without a source")
+	}
+}
+
+// TestNew_without_a_Source_lists_and_watches_Client_and_Resource: the default Source
+// is a Reflector on the Options' client, resource, namespace and selectors.
+func TestNew_without_a_Source_lists_and_watches_Client_and_Resource(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := c.Resource(apiclient.Pods).Namespace("demo").Create(ctx, pod("a", ""), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	inf := informer.New(informer.Options{Client: c, Resource: apiclient.Pods, Namespace: "demo", Logger: quietLog})
+	done := make(chan error, 1)
+	go func() { done <- inf.Run(ctx) }()
+	if !inf.WaitForCacheSync(ctx) {
+		t.Fatal("never synced")
+	}
+	if _, ok := inf.Get("demo", "a"); !ok || inf.Len() != 1 {
+		t.Fatalf("cache holds %d objects, want demo/a", inf.Len())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,62 @@
+package informer
+
+import (
+	"log/slog"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/store"
+)
+
+// Options tune an Informer.
+type Options struct {
+	// Name is for logs and metrics ("pods"); "" means Resource.String().
+	Name string
+	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
+	// when handlers look at several objects of the cache together (the cache then
+	// always stands at one resourceVersion); DeltaFIFO batches each object's changes
+	// into one Pop, which is all a level-based Reconciler needs.
+	InOrder bool
+	// Transform reshapes objects before they are cached (strip what you will never
+	// read). It runs once per object that enters the FIFO, before it enters: each
+	// watch add, update and delete, and every object of a list (sink.go). The FIFO,
+	// the store and every handler, OnDelete included, see only its result. It
+	// runs on the source's goroutine, one call at a time, outside any lock of the
+	// informer. A relist's delete and a resync replay the cached object, which is
+	// not transformed again.
+	//
+	// It must be idempotent (Transform(Transform(o)) equals Transform(o)) and
+	// leave name, namespace and resourceVersion alone (the FIFO keys on the first
+	// two, the Reflector resumes from the third). Nothing here transforms an
+	// object twice, but a source other than the Reflector (a test's script) may
+	// hand in an object taken from the cache, and client-go, whose resync
+	// transforms again, asks the same. It may change the object it is given in
+	// place and return it: the Reflector decodes a new object for every event and
+	// list item and keeps no reference to it past the call, so nobody else holds
+	// it yet. It must not change an object it returned earlier, nor keep one to
+	// change later: from the FIFO on, objects are shared by the cache and every
+	// handler without a lock. An error refuses the object; for a list, the whole
+	// list (the cache keeps what it had). Objects arrive with managedFields
+	// already stripped unless the source was told to keep them.
+	Transform func(*apiclient.Object) (*apiclient.Object, error)
+	// Indexers are added to the store.
+	Indexers store.Indexers[*apiclient.Object]
+	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,
+	// it is a listwatch Reflector on Client and Resource (source.go); without
+	// those either, Run fails.
+	Source func(sink fifo.Sink[*apiclient.Object]) Runner
+	// Client, Resource, Namespace ("" for all namespaces), LabelSelector and
+	// FieldSelector say what the default Source lists and watches; Logger is
+	// its logger (nil: slog.Default()). A Source that is set ignores them.
+	Client        *apiclient.Client
+	Resource      apiclient.Resource
+	Namespace     string
+	LabelSelector string
+	FieldSelector string
+	Logger        *slog.Logger
+	// Clock times resyncs, and the default Source's backoffs and watch timeouts;
+	// nil means the wall clock.
+	Clock apiclient.Clock
+	// Trace, when set, receives one line per step through fifo, store and handler.
+	Trace func(line string)
+}
