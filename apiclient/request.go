@@ -54,6 +54,13 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		}
 		resp, err := c.send(ctx, r, u.String())
 		if err != nil {
+			if ctx.Err() != nil {
+				// The caller gave up, and the transport may say so as a broken
+				// connection (unexpected EOF) rather than as the cancellation: report
+				// the cause, so errors.Is(err, context.Canceled) tells a stop from a
+				// failure.
+				err = ctx.Err()
+			}
 			return nil, fmt.Errorf("%s %s: %w", r.verb, where, unwrapURLError(err))
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
