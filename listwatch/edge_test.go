@@ -93,7 +93,7 @@ func TestReflector_edge_cases(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			golden(t, "edge-"+tt.name, newScenario(t, script(t, tt.script...), tt.opts).run())
+			goldenLines(t, "edge-"+tt.name, newScenario(t, script(t, tt.script...), tt.opts).run())
 		})
 	}
 }

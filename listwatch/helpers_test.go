@@ -1,11 +1,9 @@
 package listwatch_test
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest/golden"
 	"github.com/kubewire/kubewire/apiclient/recording"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden from what the tests see")
 
 // discard is a logger for tests: the steps say everything.
 var discard = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
@@ -137,27 +134,10 @@ func namespaceOf(rec *recording.Recording) string {
 	return ns
 }
 
-// golden compares lines with testdata/golden/NAME.golden, or rewrites it with -update.
-func golden(t *testing.T, name string, lines []string) {
+// goldenLines compares lines with testdata/golden/NAME.golden, or rewrites it with -update.
+func goldenLines(t *testing.T, name string, lines []string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	got := strings.Join(lines, "\n") + "\n"
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s differs (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name+".golden"), strings.Join(lines, "\n")+"\n")
 }
 
 // script parses an inline recording.

@@ -98,7 +98,7 @@ func TestSink_errors(t *testing.T) {
 			watch10, ok, ev("ADDED", "a", "11"), ev("ADDED", "b", "12"), "< end",
 		), listwatch.Options{})
 		sc.sink.fail["Add"] = errors.New("full")
-		golden(t, "sink-add-fails", sc.run())
+		goldenLines(t, "sink-add-fails", sc.run())
 	})
 	t.Run("a failed Replace lists again", func(t *testing.T) {
 		sc := newScenario(t, script(t,
@@ -107,7 +107,7 @@ func TestSink_errors(t *testing.T) {
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&watch=true", ok, ev("ADDED", "b", "12"), "< end",
 		), listwatch.Options{})
 		sc.sink.failOnce("Replace", errors.New("not now"))
-		golden(t, "sink-replace-fails", sc.run())
+		goldenLines(t, "sink-replace-fails", sc.run())
 	})
 }
 

@@ -41,7 +41,7 @@ func TestScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name, append([]string{"# " + tt.what}, newScenario(t, rec, tt.opts).run()...))
+			goldenLines(t, tt.name, append([]string{"# " + tt.what}, newScenario(t, rec, tt.opts).run()...))
 		})
 	}
 }

@@ -22,7 +22,7 @@ func ev(typ, name, rv string) string {
 // recorded from a real kube-apiserver.
 func TestReflector_walks_every_transition_of_a_hand_written_script(t *testing.T) {
 	sc := newScenario(t, tourScript(t), listwatch.Options{})
-	golden(t, "tour", sc.run())
+	goldenLines(t, "tour", sc.run())
 }
 
 func tourScript(t *testing.T) *recording.Recording {

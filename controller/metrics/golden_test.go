@@ -1,19 +1,16 @@
 package metrics_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/apitest/golden"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from what the tests render")
 
 // TestPage_matches_the_golden_file renders the page of a controller process after
 // a little work: what /metrics shows, all in one place. Read testdata/page.golden
@@ -63,24 +60,5 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 	}
 	metrics.LeaderElection(reg, "kubewire", func() bool { return true })
 
-	golden(t, "page.golden", render(t, reg))
-}
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("rendered page differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "page.golden"), render(t, reg))
 }
