@@ -47,7 +47,7 @@ func (r ResourceClient) ListEach(ctx context.Context, opts ListOptions, dopts De
 
 // listEach fills header's TypeMeta and ListMeta and hands each item to fn.
 func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
-	req := request{verb: "GET", path: r.path("", nil), query: opts.values()}
+	req := request{verb: "GET", path: r.path("", nil), query: opts.values(), accept: r.accept(true)}
 	resp, err := r.c.do(ctx, req)
 	if err != nil {
 		return err
