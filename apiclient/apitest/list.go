@@ -17,7 +17,7 @@ import (
 // resourceVersion. With limit it pages: the continue token is the key to start
 // after. Unlike etcd, later pages show the objects as they are then, not as of the
 // first page: good enough for a test server.
-func (l *liveState) list(t target, q url.Values) ([]byte, int, error) {
+func (l *liveState) list(t target, q url.Values, metadataOnly bool) ([]byte, int, error) {
 	sel, err := parseSelector(q.Get("labelSelector"))
 	if err != nil {
 		return nil, http.StatusBadRequest, err
@@ -49,7 +49,11 @@ func (l *liveState) list(t target, q url.Values) ([]byte, int, error) {
 			next = base64.RawURLEncoding.EncodeToString([]byte(lastKey(items)))
 			break
 		}
-		items = append(items, listItem(o))
+		if metadataOnly {
+			items = append(items, marshal(partial(o)))
+		} else {
+			items = append(items, listItem(o))
+		}
 	}
 	var b bytes.Buffer
 	kind := kindOf(t, nil)
@@ -63,7 +67,11 @@ func (l *liveState) list(t target, q url.Values) ([]byte, int, error) {
 	if next == "" {
 		meta, _ = json.Marshal(map[string]any{"resourceVersion": strconv.FormatInt(l.rv, 10)})
 	}
-	fmt.Fprintf(&b, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind+"List", t.apiVersion(), meta)
+	kind, apiVersion := kind+"List", t.apiVersion()
+	if metadataOnly {
+		kind, apiVersion = "PartialObjectMetadataList", "meta.k8s.io/v1"
+	}
+	fmt.Fprintf(&b, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
 	b.Write(bytes.Join(items, []byte(",")))
 	b.WriteString("]}")
 	return b.Bytes(), http.StatusOK, nil

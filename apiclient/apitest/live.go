@@ -20,17 +20,20 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	l := &s.live
+	metadataOnly := wantsMetadataOnly(r)
 	var out []byte
 	var code int
 	var err error
 	switch {
 	case r.Method == http.MethodGet && t.name == "" && (q.Get("watch") == "true" || q.Get("watch") == "1"):
-		l.watch(w, r, t, q)
+		l.watch(w, r, t, q, metadataOnly)
 		return
 	case r.Method == http.MethodGet && t.name == "":
-		out, code, err = l.list(t, q)
+		out, code, err = l.list(t, q, metadataOnly)
 	case r.Method == http.MethodGet:
-		out, code, err = l.get(t)
+		if out, code, err = l.get(t); err == nil && metadataOnly {
+			out = partialJSON(out)
+		}
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {

@@ -15,7 +15,7 @@ import (
 // gets a 410 ERROR event. The stream ends after timeoutSeconds (on the server's
 // clock), when the client leaves, or when the server closes. Periodic bookmarks are
 // not sent.
-func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values) {
+func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values, metadataOnly bool) {
 	sel, err := parseSelector(q.Get("labelSelector"))
 	if err != nil {
 		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
@@ -44,6 +44,9 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 	}
 	flush()
 	send := func(typ string, body []byte) {
+		if metadataOnly && typ != "ERROR" {
+			body = partialJSON(body)
+		}
 		fmt.Fprintf(w, `{"type":%q,"object":%s}`+"\n", typ, body)
 		flush()
 	}

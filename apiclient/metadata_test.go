@@ -5,15 +5,31 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 )
 
-// A metadata-only client gets PartialObjectMetadata from the real server on Get,
-// List and Watch: the labels are there, the spec is not.
-func TestIntegration_metadata_only_reads_carry_metadata_and_no_spec(t *testing.T) {
+// A metadata-only client gets PartialObjectMetadata on Get, List and Watch: the
+// labels are there, the data is not. The same spec runs on the in-memory server
+// and, with KUBEWIRE_TEST_KUBECONFIG, on the real one, so the fake cannot drift
+// from what kube-apiserver does.
+func TestMetadataOnly_reads_carry_metadata_and_no_data(t *testing.T) {
+	s := apitest.NewServer(nil)
+	t.Cleanup(s.Close)
+	c, err := s.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	metadataOnlySpec(t, c, "default")
+}
+
+func TestIntegration_metadata_only_reads_carry_metadata_and_no_data(t *testing.T) {
 	c := integrationClient(t, "")
+	metadataOnlySpec(t, c, realtest.Namespace(t, c, "kubewire-meta"))
+}
+
+func metadataOnlySpec(t *testing.T, c *apiclient.Client, ns string) {
 	ctx := context.Background()
-	ns := realtest.Namespace(t, c, "kubewire-meta")
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"one","labels":{"app":"web"}},"data":{"big":"not in metadata"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
