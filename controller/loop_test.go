@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 )
@@ -170,4 +171,92 @@ func run(t *testing.T, ctrl *controller.Controller) {
 			t.Errorf("Run: %v", err)
 		}
 	})
+}
+
+func TestController_watch_after_run_returned_is_an_error(t *testing.T) {
+	inf, _, _ := newInformer(t, informer.Options{})
+	ctrl := controller.New("pods", newLog(nil), controller.Options{Log: quiet})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = ctrl.Run(ctx)
+	if err := ctrl.Watch(inf, nil); err == nil || !strings.Contains(err.Error(), "after Run returned") {
+		t.Fatalf("Watch after Run returned: %v, want an error", err)
+	}
+}
+
+// requeuer asks to be requeued a few times, then is done.
+type requeuer struct {
+	left  int
+	calls chan string
+}
+
+func (r *requeuer) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	r.left--
+	r.calls <- fmt.Sprintf("%s requeue=%v", req, r.left >= 0)
+	return controller.Result{Requeue: r.left >= 0}, nil
+}
+
+func TestController_requeue_is_rate_limited_and_not_an_error(t *testing.T) {
+	rec := &requeuer{left: 3, calls: make(chan string, 10)}
+	inf, src, start := newInformer(t, informer.Options{})
+	clock := apitest.NewClock()
+	// MaxRetries 1: a Request that asks for Requeue three times is still not dropped.
+	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, Clock: clock, MaxRetries: 1})
+	must(t, ctrl.Watch(inf, nil))
+	start()
+	run(t, ctrl)
+	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	for i, wait := range []time.Duration{0, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond} {
+		if wait > 0 {
+			waitForTimer(clock)
+			clock.Step(wait - time.Nanosecond)
+			select {
+			case got := <-rec.calls:
+				t.Fatalf("call %d came before its backoff of %s: %q", i+1, wait, got)
+			default:
+			}
+			clock.Step(time.Nanosecond)
+		}
+		want := fmt.Sprintf("default/a requeue=%v", i < 3)
+		if got := <-rec.calls; got != want {
+			t.Fatalf("call %d: %q, want %q", i+1, got, want)
+		}
+	}
+	for ctrl.Stats().Reconciles < 4 {
+		yield()
+	}
+	if s := ctrl.Stats(); s.Errors != 0 || s.Dropped != 0 || s.Requeues != 3 {
+		t.Fatalf("stats %+v, want 3 requeues, no error, nothing dropped", s)
+	}
+}
+
+func TestController_reconcile_timeout_is_the_context_deadline(t *testing.T) {
+	for _, tc := range []struct {
+		timeout time.Duration
+		want    string
+	}{
+		{0, "no deadline"},
+		{time.Hour, "deadline in 1h0m0s, err <nil>"},
+		{time.Nanosecond, "deadline in 0s, err context deadline exceeded"}, // expired before Reconcile looks
+	} {
+		calls := make(chan string, 1)
+		inf, src, start := newInformer(t, informer.Options{})
+		ctrl := controller.New("pods", controller.ReconcilerFunc(func(ctx context.Context, _ controller.Request) (controller.Result, error) {
+			d, ok := ctx.Deadline()
+			if !ok {
+				calls <- "no deadline"
+				return controller.Result{}, nil
+			}
+			// Rounded to the hour: the wall clock has moved a little since.
+			calls <- fmt.Sprintf("deadline in %s, err %v", time.Until(d).Round(time.Hour), ctx.Err())
+			return controller.Result{}, nil
+		}), controller.Options{Log: quiet, ReconcileTimeout: tc.timeout})
+		must(t, ctrl.Watch(inf, nil))
+		start()
+		run(t, ctrl)
+		must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+		if got := <-calls; got != tc.want {
+			t.Errorf("ReconcileTimeout %s: %q, want %q", tc.timeout, got, tc.want)
+		}
+	}
 }
