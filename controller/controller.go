@@ -2,72 +2,15 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/queue"
 )
-
-// Request names the object to reconcile: the key that travels through the
-// workqueue. It carries no event and no object: Reconcile reads the current state
-// from the cache, so whatever happened and however many times, one call brings the
-// world in line (level-based, not edge-based).
-type Request struct{ Namespace, Name string }
-
-// String is the store's key: "namespace/name", or "name" when cluster-scoped.
-func (r Request) String() string {
-	if r.Namespace == "" {
-		return r.Name
-	}
-	return r.Namespace + "/" + r.Name
-}
-
-// RequestFor is the Request of an object.
-func RequestFor(obj *apiclient.Object) Request {
-	return Request{Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name}
-}
-
-// Result tells the loop what to do after a successful Reconcile.
-type Result struct {
-	// RequeueAfter, when positive, reconciles the same Request again after this
-	// long (for work that waits on time, not on an event).
-	RequeueAfter time.Duration
-	// Requeue, when RequeueAfter is not set, reconciles the Request again after
-	// the Limiter's delay, as a retry would be, but it is not an error: it is not
-	// counted in Stats.Errors or logged, and never leads to a drop. The backoff is
-	// not cleared, so a Request that keeps asking waits longer each time (for
-	// work that waits on something no event will announce: poll with it).
-	Requeue bool
-}
-
-// Reconciler is the user's logic.
-type Reconciler interface {
-	Reconcile(ctx context.Context, req Request) (Result, error)
-}
-
-// ReconcilerFunc adapts a function to Reconciler.
-type ReconcilerFunc func(ctx context.Context, req Request) (Result, error)
-
-// Reconcile calls f.
-func (f ReconcilerFunc) Reconcile(ctx context.Context, req Request) (Result, error) {
-	return f(ctx, req)
-}
-
-// Terminal marks an error that retrying cannot fix (bad input, a spec that
-// validation should have caught): the loop logs it and does not requeue.
-func Terminal(err error) error { return &terminalError{err} }
-
-type terminalError struct{ err error }
-
-func (e *terminalError) Error() string { return "terminal: " + e.err.Error() }
-func (e *terminalError) Unwrap() error { return e.err }
 
 // DefaultMaxBackoff is where the per-Request backoff of the default Limiter
 // stops doubling: a Request that keeps failing is retried every 5 minutes
@@ -307,48 +250,6 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	return true
 }
 
-// failed decides what becomes of a Request whose Reconcile returned err: a
-// Terminal error is given up at once; any other is retried after the Limiter's
-// delay, without a limit unless MaxRetries is set.
-func (c *Controller) failed(req Request, err error) {
-	var terminal *terminalError
-	if errors.As(err, &terminal) {
-		c.queue.Forget(req)
-		c.forgetFailures(req)
-		c.opts.Log.Error("reconcile failed for good", "controller", c.name, "request", req.String(), "err", err)
-		c.trace("controller reconcile %s terminal error: %v", req, err)
-		return
-	}
-	if c.opts.MaxRetries > 0 {
-		c.mu.Lock()
-		c.failures[req]++
-		n := c.failures[req]
-		c.mu.Unlock()
-		if n > c.opts.MaxRetries {
-			c.queue.Forget(req)
-			c.forgetFailures(req)
-			c.stats.dropped.Add(1)
-			c.opts.Log.Error("reconcile failed too often, dropping", "controller", c.name, "request", req.String(), "retries", c.opts.MaxRetries, "err", err)
-			c.trace("controller reconcile %s dropped after %d retries: %v", req, c.opts.MaxRetries, err)
-			return
-		}
-	}
-	// Back off and retry: AddRateLimited waits longer after each failure.
-	c.queue.AddRateLimited(req)
-	c.opts.Log.Warn("reconcile failed, will retry", "controller", c.name, "request", req.String(), "retry", c.queue.NumRequeues(req), "err", err)
-	c.trace("controller reconcile %s error (retry %d): %v", req, c.queue.NumRequeues(req), err)
-}
-
-// forgetFailures ends req's run of failures in a row (MaxRetries counts them).
-func (c *Controller) forgetFailures(req Request) {
-	if c.failures == nil {
-		return
-	}
-	c.mu.Lock()
-	delete(c.failures, req)
-	c.mu.Unlock()
-}
-
 // reconcile calls the Reconciler, with ReconcileTimeout's deadline if set, and
 // turns a panic into an error so that one bad object cannot take the process
 // down.
@@ -372,39 +273,4 @@ func (c *Controller) trace(format string, args ...any) {
 	if c.opts.Trace != nil {
 		c.opts.Trace(fmt.Sprintf(format, args...))
 	}
-}
-
-// Stats is what the reconcile loop has done, as plain values for /metrics.
-type Stats struct {
-	Reconciles, Errors, Dropped, Panics uint64
-	// Requeues counts the successful Reconciles that asked for Result.Requeue.
-	Requeues uint64
-	// TimeSpent is the total time spent in Reconcile.
-	TimeSpent time.Duration
-}
-
-// Stats returns a snapshot.
-func (c *Controller) Stats() Stats { return c.stats.snapshot() }
-
-type stats struct {
-	mu                        sync.Mutex
-	total, errors             uint64
-	spent                     time.Duration
-	dropped, panics, requeues atomic.Uint64
-}
-
-func (s *stats) observe(took time.Duration, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.total++
-	if err != nil {
-		s.errors++
-	}
-	s.spent += took
-}
-
-func (s *stats) snapshot() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return Stats{Reconciles: s.total, Errors: s.errors, Dropped: s.dropped.Load(), Panics: s.panics.Load(), Requeues: s.requeues.Load(), TimeSpent: s.spent}
 }
