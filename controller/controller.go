@@ -68,7 +68,7 @@ type Controller struct {
 	queue      *queue.Queue[Request]
 	opts       Options
 
-	mu       sync.Mutex
+	mu       sync.Mutex // guards state, regs and failures
 	state    runState
 	regs     []*informer.Registration // Run waits for these to sync
 	failures map[Request]int          // failures in a row, kept only with MaxRetries
@@ -242,7 +242,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		// Not Forget: a Request that keeps asking backs off as a failing one does.
 		c.queue.AddRateLimited(req)
 		c.stats.requeues.Add(1)
-		c.trace("controller reconcile %s ok %s, requeue (rate-limited, %d in a row)", req, took, c.queue.NumRequeues(req))
+		c.trace("controller reconcile %s ok %s, requeue (rate-limited)", req, took)
 	default:
 		c.queue.Forget(req)
 		c.trace("controller reconcile %s ok %s", req, took)
