@@ -2,74 +2,34 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/queue"
 )
 
-// Request names the object to reconcile: the key that travels through the
-// workqueue. It carries no event and no object: Reconcile reads the current state
-// from the cache, so whatever happened and however many times, one call brings the
-// world in line (level-based, not edge-based).
-type Request struct{ Namespace, Name string }
+// DefaultMaxBackoff is where the per-Request backoff of the default Limiter
+// stops doubling: a Request that keeps failing is retried every 5 minutes
+// (doc.go, "Failure handling", says why not client-go's 1000 s).
+const DefaultMaxBackoff = 5 * time.Minute
 
-// String is the store's key: "namespace/name", or "name" when cluster-scoped.
-func (r Request) String() string {
-	if r.Namespace == "" {
-		return r.Name
-	}
-	return r.Namespace + "/" + r.Name
-}
-
-// RequestFor is the Request of an object.
-func RequestFor(obj *apiclient.Object) Request {
-	return Request{Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name}
-}
-
-// Result tells the loop what to do after a successful Reconcile.
-type Result struct {
-	// RequeueAfter, when positive, reconciles the same Request again after this
-	// long (for work that waits on time, not on an event).
-	RequeueAfter time.Duration
-}
-
-// Reconciler is the user's logic.
-type Reconciler interface {
-	Reconcile(ctx context.Context, req Request) (Result, error)
-}
-
-// ReconcilerFunc adapts a function to Reconciler.
-type ReconcilerFunc func(ctx context.Context, req Request) (Result, error)
-
-// Reconcile calls f.
-func (f ReconcilerFunc) Reconcile(ctx context.Context, req Request) (Result, error) {
-	return f(ctx, req)
-}
-
-// Terminal marks an error that retrying cannot fix (bad input, a spec that
-// validation should have caught): the loop logs it and does not requeue.
-func Terminal(err error) error { return &terminalError{err} }
-
-type terminalError struct{ err error }
-
-func (e *terminalError) Error() string { return "terminal: " + e.err.Error() }
-func (e *terminalError) Unwrap() error { return e.err }
-
-// Options tune a Controller. The zero value is usable: one worker, 15 retries,
-// client-go's default rate limiter, the real clock, 30 s to finish on shutdown.
+// Options tune a Controller. The zero value is usable: one worker, retries
+// without a limit, the default Limiter, the real clock, no reconcile timeout,
+// 30 s to finish on shutdown.
 type Options struct {
-	Workers    int
+	Workers int
+	// MaxRetries, when positive, drops a Request whose Reconcile has failed
+	// MaxRetries+1 times in a row (one try and MaxRetries retries): it is logged
+	// at ERROR and counted in Stats.Dropped. 0 retries without a limit.
 	MaxRetries int
-	// Limiter spaces the retries of failing Requests; nil means
-	// queue.DefaultLimiter (per-item 5 ms doubling to 1000 s, and 10 qps overall).
+	// Limiter spaces the retries of failing Requests; nil means the per-Request
+	// backoff from 5 ms doubling to DefaultMaxBackoff, and, over all Requests, 10
+	// retries a second after a burst of 100 (queue.DefaultLimiter's bucket),
+	// whichever delay is longer.
 	Limiter queue.Limiter[Request]
 	// Clock times the queue's delays and metrics and the shutdown timeout; nil
 	// means RealClock. Use the Manager's Clock here too (clock.go).
@@ -78,6 +38,10 @@ type Options struct {
 	// informer this often even if nothing changed: a safety net for a world that
 	// drifted without an event (controller-runtime's SyncPeriod).
 	ResyncPeriod time.Duration
+	// ReconcileTimeout, when positive, is the deadline of each Reconcile's
+	// context (controller-runtime's ReconciliationTimeout). It is wall-clock time
+	// (context.WithTimeout): Clock does not move it.
+	ReconcileTimeout time.Duration
 	// ShutdownTimeout bounds how long Run waits, after its context is done, for
 	// reconciles in flight; then their context is cancelled too. A reconcile that
 	// ignores that cancellation gets one more ShutdownTimeout, after which Run
@@ -93,7 +57,7 @@ type Options struct {
 // Controller runs a Reconciler over the Requests its watched informers produce:
 //
 //	informer ─▶ handler ─▶ queue.Add(Request) ─▶ worker: Get ─▶ Reconcile ─▶ Done
-//	                                                  ▲            │ error: AddRateLimited (≤ MaxRetries)
+//	                                                  ▲            │ error, Requeue: AddRateLimited
 //	                                                  └────────────┘ RequeueAfter: AddAfter
 //
 // Build it with New, connect informers with Watch, and Run it. Safe for
@@ -103,21 +67,37 @@ type Controller struct {
 	reconciler Reconciler
 	queue      *queue.Queue[Request]
 	opts       Options
-	informers  []*informer.Informer
+
+	mu       sync.Mutex // guards state, regs and failures
+	state    runState
+	regs     []*informer.Registration // Run waits for these to sync
+	failures map[Request]int          // failures in a row, kept only with MaxRetries
 
 	stats stats
 }
+
+// runState is where a Controller is in its life: Watch and Run check it.
+type runState uint8
+
+const (
+	notStarted runState = iota
+	running             // Run has been called and has not returned
+	stopped             // Run has returned; nothing takes Requests any more
+)
 
 // New builds a controller; it does nothing until Run.
 func New(name string, r Reconciler, opts Options) *Controller {
 	if opts.Workers <= 0 {
 		opts.Workers = 1
 	}
-	if opts.MaxRetries <= 0 {
-		opts.MaxRetries = 15
-	}
 	if opts.Clock == nil {
 		opts.Clock = RealClock{}
+	}
+	if opts.Limiter == nil {
+		opts.Limiter = queue.MaxOf(
+			queue.NewExponential[Request](queue.DefaultBaseDelay, DefaultMaxBackoff),
+			queue.NewTokenBucket[Request](opts.Clock, queue.DefaultQPS, queue.DefaultBurst, queue.DefaultBucketMaxDelay),
+		)
 	}
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = 30 * time.Second
@@ -126,7 +106,11 @@ func New(name string, r Reconciler, opts Options) *Controller {
 		opts.Log = slog.Default()
 	}
 	q := queue.New(queue.Config[Request]{Clock: opts.Clock, Limiter: opts.Limiter})
-	return &Controller{name: name, reconciler: r, queue: q, opts: opts}
+	c := &Controller{name: name, reconciler: r, queue: q, opts: opts}
+	if opts.MaxRetries > 0 {
+		c.failures = map[Request]int{}
+	}
+	return c
 }
 
 // Name is the controller's name, for logs and metrics.
@@ -135,59 +119,30 @@ func (c *Controller) Name() string { return c.name }
 // Queue is the controller's workqueue, for metrics.
 func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 
-// Watch connects an informer: each add, update and delete it sees becomes the
-// Requests that toRequests returns (nil means the object's own Request). Use a
-// mapping to watch other kinds than the one reconciled — a pod's owner, every
-// pod matching a deployment's selector. Call Watch before Run.
-func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request) {
-	if toRequests == nil {
-		toRequests = func(o *apiclient.Object) []Request { return []Request{RequestFor(o)} }
-	}
-	enqueue := func(o *apiclient.Object) {
-		for _, r := range toRequests(o) {
-			c.add(r)
-		}
-	}
-	c.informers = append(c.informers, inf)
-	inf.AddHandler(c.name, informer.HandlerFuncs{
-		AddFunc:    func(o *apiclient.Object, _ bool) { enqueue(o) },
-		UpdateFunc: func(_, o *apiclient.Object) { enqueue(o) },
-		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(o) },
-	}, c.opts.ResyncPeriod)
-}
-
-// WatchWith connects an informer through a handler of the caller's making, for
-// controllers that react to transitions (a pod that was Pending and is now
-// Running) rather than to every change; the handler calls enqueue with the
-// Requests to reconcile. Call it before Run.
-func (c *Controller) WatchWith(inf *informer.Informer, handler func(enqueue func(Request)) informer.Handler) {
-	c.informers = append(c.informers, inf)
-	inf.AddHandler(c.name, handler(c.add), 0)
-}
-
-// add queues r, and traces whether the queue took it or it was already waiting
-// (dedup: ten changes before a worker gets to it are one reconcile).
-func (c *Controller) add(r Request) {
-	before := c.queue.Len()
-	c.queue.Add(r)
-	if c.opts.Trace == nil {
-		return
-	}
-	if after := c.queue.Len(); after > before {
-		c.trace("queue add %s depth=%d", r, after)
-	} else {
-		c.trace("queue dedup %s depth=%d (already waiting or being processed)", r, after)
-	}
-}
-
-// Run waits until every watched informer has synced (and its handlers have the
-// initial list), starts the workers, and blocks until ctx is done. Then it stops
-// handing out work, gives the reconciles in flight ShutdownTimeout to finish, and
-// returns (see Options.ShutdownTimeout for a reconcile that hangs). Workers start only after sync: a Reconcile that reads a half-filled
-// cache would take missing objects for deleted ones.
+// Run waits until the handlers its Watch calls registered have each been given
+// their informer's initial list, starts the workers, and blocks until ctx is
+// done. Then it stops handing out work, gives the reconciles in flight
+// ShutdownTimeout to finish, and returns (see Options.ShutdownTimeout for a
+// reconcile that hangs). Workers start only after sync: a Reconcile that reads a
+// half-filled cache would take missing objects for deleted ones. Run waits for its
+// own handlers only, not for every handler of a shared informer: another
+// controller's slow handler does not hold this one back. Run is called once.
 func (c *Controller) Run(ctx context.Context) error {
-	for _, inf := range c.informers {
-		if !inf.WaitForCacheSync(ctx) {
+	c.mu.Lock()
+	if c.state != notStarted {
+		c.mu.Unlock()
+		return fmt.Errorf("controller %s: Run called twice", c.name)
+	}
+	c.state = running
+	regs := c.regs
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.state = stopped
+		c.mu.Unlock()
+	}()
+	for _, reg := range regs {
+		if !reg.WaitForSync(ctx) {
 			c.queue.ShutDown()
 			return fmt.Errorf("controller %s: %w", c.name, ctx.Err())
 		}
@@ -271,38 +226,33 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	res, err := c.reconcile(ctx, req)
 	took := c.opts.Clock.Since(start)
 	c.stats.observe(took, err)
-	var terminal *terminalError
+	if err != nil {
+		c.failed(req, err)
+		return true
+	}
+	c.forgetFailures(req)
 	switch {
-	case err == nil:
+	case res.RequeueAfter > 0:
 		// Forget clears req's failure history, so a later failure backs off from
 		// the start again.
 		c.queue.Forget(req)
-		if res.RequeueAfter > 0 {
-			c.queue.AddAfter(req, res.RequeueAfter)
-			c.trace("controller reconcile %s ok %s, requeue after %s", req, took, res.RequeueAfter)
-			return true
-		}
-		c.trace("controller reconcile %s ok %s", req, took)
-	case errors.As(err, &terminal):
-		c.queue.Forget(req)
-		c.opts.Log.Error("reconcile failed for good", "controller", c.name, "request", req.String(), "err", err)
-		c.trace("controller reconcile %s terminal error: %v", req, err)
-	case c.queue.NumRequeues(req) < c.opts.MaxRetries:
-		// Back off and retry: AddRateLimited waits longer after each failure.
+		c.queue.AddAfter(req, res.RequeueAfter)
+		c.trace("controller reconcile %s ok %s, requeue after %s", req, took, res.RequeueAfter)
+	case res.Requeue:
+		// Not Forget: a Request that keeps asking backs off as a failing one does.
 		c.queue.AddRateLimited(req)
-		c.opts.Log.Warn("reconcile failed, will retry", "controller", c.name, "request", req.String(), "retry", c.queue.NumRequeues(req), "err", err)
-		c.trace("controller reconcile %s error (retry %d): %v", req, c.queue.NumRequeues(req), err)
+		c.stats.requeues.Add(1)
+		c.trace("controller reconcile %s ok %s, requeue (rate-limited)", req, took)
 	default:
 		c.queue.Forget(req)
-		c.stats.dropped.Add(1)
-		c.opts.Log.Error("reconcile failed too often, dropping", "controller", c.name, "request", req.String(), "retries", c.opts.MaxRetries, "err", err)
-		c.trace("controller reconcile %s dropped after %d retries: %v", req, c.opts.MaxRetries, err)
+		c.trace("controller reconcile %s ok %s", req, took)
 	}
 	return true
 }
 
-// reconcile calls the Reconciler, turning a panic into an error so that one bad
-// object cannot take the process down.
+// reconcile calls the Reconciler, with ReconcileTimeout's deadline if set, and
+// turns a panic into an error so that one bad object cannot take the process
+// down.
 func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -311,6 +261,11 @@ func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, er
 			err = fmt.Errorf("reconcile %s panicked: %v", req, p)
 		}
 	}()
+	if c.opts.ReconcileTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.opts.ReconcileTimeout)
+		defer cancel()
+	}
 	return c.reconciler.Reconcile(ctx, req)
 }
 
@@ -318,37 +273,4 @@ func (c *Controller) trace(format string, args ...any) {
 	if c.opts.Trace != nil {
 		c.opts.Trace(fmt.Sprintf(format, args...))
 	}
-}
-
-// Stats is what the reconcile loop has done, as plain values for /metrics.
-type Stats struct {
-	Reconciles, Errors, Dropped, Panics uint64
-	// TimeSpent is the total time spent in Reconcile.
-	TimeSpent time.Duration
-}
-
-// Stats returns a snapshot.
-func (c *Controller) Stats() Stats { return c.stats.snapshot() }
-
-type stats struct {
-	mu              sync.Mutex
-	total, errors   uint64
-	spent           time.Duration
-	dropped, panics atomic.Uint64
-}
-
-func (s *stats) observe(took time.Duration, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.total++
-	if err != nil {
-		s.errors++
-	}
-	s.spent += took
-}
-
-func (s *stats) snapshot() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return Stats{Reconciles: s.total, Errors: s.errors, Dropped: s.dropped.Load(), Panics: s.panics.Load(), TimeSpent: s.spent}
 }

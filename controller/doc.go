@@ -44,41 +44,69 @@
 //
 //	ok                      Forget (clear its backoff)
 //	ok, RequeueAfter d      Forget, AddAfter(d)
-//	error                   AddRateLimited, until MaxRetries; then Forget and drop (see below)
+//	ok, Requeue             AddRateLimited, no Forget: backs off, but is no error
+//	error                   AddRateLimited, without a limit (see below)
 //	Terminal(error)         Forget, log: retrying cannot help
 //	panic                   recovered, counted, treated as an error
 //	every ResyncPeriod      each cached object's Request again, changed or not
 //
-// Workers start only once every watched informer has synced (informer's doc.go,
-// "Synced and resync", says what that means); on shutdown no new Request is taken
+// Each Reconcile's context has a deadline when ReconcileTimeout is set.
+//
+// Workers start once each handler the controller registered with Watch has been
+// given its informer's initial list (Registration.WaitForSync; informer's doc.go,
+// "Synced and resync", says what that means). They wait for this controller's
+// handlers only: on an informer shared with another controller, that one's slow
+// handler does not hold these workers back. On shutdown no new Request is taken
 // and the ones in flight get ShutdownTimeout to finish, then their context is
 // cancelled; one that ignores the cancellation is left running after another
 // ShutdownTimeout, and Run returns an error saying so.
 //
+// Watch while Run runs registers the handler at once (the informer gives it its
+// cache as adds); the workers, already running, do not wait for it. Watch after
+// Run has returned is an error. Making a late Watch work, rather than refusing
+// it, is what controller-runtime does and what a controller needs to watch a
+// CRD that appears while it runs; refusing it after Run returned, rather than
+// accepting it, is because nothing would ever take its Requests.
+//
 // # Failure handling
 //
-// A Reconcile that returns an error is retried after the longer of two delays
-// (queue.DefaultLimiter, client-go's defaults):
+// A Reconcile that returns an error is retried, without a limit, after the longer
+// of two delays (the default Limiter):
 //
 //   - per Request, exponential: the n-th failure in a row waits 5 ms·2ⁿ⁻¹, capped
-//     at 1000 s: 5 ms, 10 ms, 20 ms, … 81.92 s at the 15th;
+//     at DefaultMaxBackoff, 5 min: 5 ms, 10 ms, 20 ms, … 81.92 s at the 15th,
+//     163.84 s at the 16th, then 5 min each from the 17th (327.7 s of backoff
+//     before the cap);
 //   - overall, a token bucket: 10 retries per second once a burst of 100 is spent,
-//     shared by every Request of the controller (no retry is put further out than
-//     1000 s).
+//     shared by every Request of the controller (queue.DefaultLimiter's; under a
+//     mass failure it may put a retry up to 1000 s out).
 //
-// With the default MaxRetries (15), a Request is reconciled once and retried 15
-// times, about 164 s of backoff in all; its 16th failure in a row drops it: the
-// loop calls Forget, logs an error, and counts it (Stats.Dropped,
-// kubewire_reconcile_dropped_total). Nothing retries it after that. It is
-// reconciled again only when something enqueues it anew: a change to the object
-// (any informer event that maps to it), a ResyncPeriod if one is set (off by
-// default), or a restart of the process; its backoff then starts again at 5 ms.
-// A success at any point, or a Terminal error, clears the count the same way.
+// A Request that fails 20 times in a row is retried over 25 min 28 s, and its 21st
+// try succeeds (testdata/retry_without_limit.golden); whenever the cause goes away (an admission policy
+// lifted, a quota raised), the next retry, at most 5 min later, succeeds. A
+// success, or a Terminal error, clears the backoff: the next failure waits 5 ms.
+//
+// Why 5 min and not client-go's 1000 s (controller-runtime's default): with no
+// retry limit, the cap is how late a Request may be once its cause has cleared.
+// At 1000 s that is almost 17 minutes, far longer than the old limit ever made
+// anything wait (81.92 s, before the drop); at 5 min a Request that never
+// succeeds costs one Reconcile per 5 min, 1,000 such Requests 3.3 a second, still
+// under the bucket's 10. Give Options.Limiter to choose otherwise.
+//
+// Dropping is opt-in: with MaxRetries > 0, a Request that fails MaxRetries+1 times
+// in a row (Requeue and success end the run) is dropped: the loop calls Forget,
+// logs at ERROR ("reconcile failed too often, dropping"), and counts it
+// (Stats.Dropped, kubewire_reconcile_dropped_total). Nothing retries it after
+// that; it is reconciled again only when something enqueues it anew: a change to
+// the object (any informer event that maps to it), a ResyncPeriod if one is set
+// (off by default), or a restart of the process. Before issue 14 the default was
+// 15: after about 164 s of backoff, failing work was dropped for good.
 //
 // # Guarantees
 //   - A Request is never reconciled by two workers at once (the queue's guarantee).
-//   - Workers never see a half-filled cache: Run waits for every watched
-//     informer's HasSynced first.
+//   - Workers never see a half-filled cache of an informer watched before Run:
+//     Run waits until each of its handlers has the initial list.
+//   - Failing work is never dropped unless MaxRetries asks for it.
 //   - Manager.Run returns only after every goroutine it started has returned. With
 //     leader election, controllers run only while this replica holds the Lease;
 //     the informers run always, so a standby takes over with a warm cache.
@@ -91,9 +119,12 @@
 // differ). What differs here:
 //   - Terminal errors and panic recovery are built in, as in controller-runtime;
 //     sample-controller leaves them to the user.
-//   - A retry limit (MaxRetries, 15) is kubewire's own: controller-runtime retries
-//     a failing Request without a limit, backing off up to 1000 s, and
-//     sample-controller likewise retries forever.
+//   - Retries have no limit, as in controller-runtime and sample-controller, but
+//     the per-Request backoff stops at 5 min, not 1000 s (see Failure handling);
+//     MaxRetries, off by default, drops (as some kube-controller-manager
+//     controllers do with a maxRetries of their own).
+//   - Result.Requeue and Options.ReconcileTimeout are controller-runtime's
+//     Requeue and ReconciliationTimeout.
 //   - Workers wait for the handlers to have the initial list, not only the cache
 //     (kubernetes#113763).
 package controller

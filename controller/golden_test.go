@@ -96,13 +96,22 @@ func (r *cacheReconciler) Reconcile(ctx context.Context, req controller.Request)
 	return controller.Result{}, nil
 }
 
-// The whole pipeline on an in-memory API server: the listwatch Reflector lists and
-// watches it, the informer caches, the controller reconciles, one worker.
-func TestGolden_reconcile_log(t *testing.T) {
-	clock := apitest.NewClock()
-	srv := apitest.NewServer(clock)
-	defer srv.Close()
-	for _, p := range []string{"a", "b"} {
+// golden is the whole pipeline on an in-memory API server: the listwatch
+// Reflector lists and watches it, the informer caches, the controller reconciles,
+// one worker. The controller's Options get the process clock and a quiet log.
+type golden struct {
+	clock *apitest.Clock // the process's: informers' resyncs and the controller's queue
+	pods  apiclient.ResourceClient
+	story *story
+	ctrl  *controller.Controller
+	stop  func() error // stops the manager and returns what Run returned
+}
+
+func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controller.Options) *golden {
+	t.Helper()
+	srv := apitest.NewServer(apitest.NewClock()) // another process: a clock of its own
+	t.Cleanup(srv.Close)
+	for _, p := range pods {
 		if _, err := srv.Add(apiclient.Pods, fmt.Sprintf(`{"metadata":{"name":%q,"namespace":"default"}}`, p)); err != nil {
 			t.Fatal(err)
 		}
@@ -111,23 +120,33 @@ func TestGolden_reconcile_log(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One clock for the process: the informers' resyncs and the controller's queue.
-	// (The server has its own: it is another process.)
-	pclock := apitest.NewClock()
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: pclock})
+	g := &golden{clock: apitest.NewClock(), pods: c.Resource(apiclient.Pods).Namespace("default"), story: &story{calls: make(chan string, 10)}}
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: g.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
-	rec := &cacheReconciler{inf: pods, story: s, fail: map[string]int{"default/f": 3}, again: map[string]bool{"default/r": true}}
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: pclock, ResyncPeriod: 10 * time.Minute})
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
+	rec.inf, rec.story = m.Informer(apiclient.Pods, "default", apiclient.ListOptions{}), g.story
+	opts.Log, opts.Clock = quiet, g.clock
+	g.ctrl = controller.New("pods", rec, opts)
+	must(t, g.ctrl.Watch(rec.inf, nil))
+	m.Add(g.ctrl)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	pc := c.Resource(apiclient.Pods).Namespace("default")
+	var once sync.Once
+	var runErr error
+	g.stop = func() error {
+		once.Do(func() { cancel(); runErr = <-done })
+		return runErr
+	}
+	t.Cleanup(func() { _ = g.stop() })
+	return g
+}
+
+func TestGolden_reconcile_log(t *testing.T) {
+	rec := &cacheReconciler{fail: map[string]int{"default/f": 3}, again: map[string]bool{"default/r": true}}
+	g := newGolden(t, []string{"a", "b"}, rec, controller.Options{MaxRetries: 2, ResyncPeriod: 10 * time.Minute})
+	s, pclock, pc, ctrl, ctx := g.story, g.clock, g.pods, g.ctrl, context.Background()
 
 	s.say("# initial list: a and b")
 	got := map[string]bool{s.expect(t): true, s.expect(t): true}
@@ -144,7 +163,7 @@ func TestGolden_reconcile_log(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect(t)
-	s.say("# create f, whose reconcile fails 3 times; MaxRetries is 2")
+	s.say("# create f, whose reconcile fails 3 times; MaxRetries is set to 2 (the default has no limit)")
 	if _, err := pc.Create(ctx, []byte(`{"metadata":{"name":"f"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +200,37 @@ func TestGolden_reconcile_log(t *testing.T) {
 	for _, l := range lines {
 		s.say("%s", l)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := g.stop(); err != nil {
 		t.Fatal(err)
 	}
 	s.check(t, "reconcile_log")
+}
+
+// With the default Options there is no retry limit: a Request that fails 20
+// times in a row is retried each time, its backoff doubling from 5 ms up to
+// DefaultMaxBackoff, and succeeds at the 21st try.
+func TestGolden_failing_request_is_retried_until_it_succeeds(t *testing.T) {
+	g := newGolden(t, nil, &cacheReconciler{fail: map[string]int{"default/f": 20}}, controller.Options{})
+	s := g.story
+	s.say("# create f, whose reconcile fails 20 times; default Options: no retry limit")
+	if _, err := g.pods.Create(context.Background(), []byte(`{"metadata":{"name":"f"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.expect(t)
+	var total time.Duration
+	for n := 1; n <= 20; n++ {
+		waitForTimer(g.clock)
+		backoff := min(5*time.Millisecond<<(n-1), controller.DefaultMaxBackoff)
+		total += backoff
+		s.say("# backoff %s passes (failure %d)", backoff, n)
+		g.clock.Step(backoff)
+		s.expect(t)
+	}
+	if err := g.stop(); err != nil {
+		t.Fatal(err)
+	}
+	s.say("# retried for %s in all; dropped: %d", total.Round(time.Second), g.ctrl.Stats().Dropped)
+	s.check(t, "retry_without_limit")
 }
 
 // A delete the watch never delivered: the relist no longer lists b, the informer

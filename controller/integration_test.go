@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
@@ -179,5 +180,113 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 		}
 	case <-time.After(40 * time.Second):
 		t.Fatal("the standby never took over")
+	}
+}
+
+// An admission policy refuses the reconciler's write, as in issue 14's report;
+// the test lifts it only after more failures than the old retry limit (15) let
+// happen. With the default Options the Request is still being retried and then
+// succeeds. The controller's clock is fake, so its backoff (25 minutes by the
+// 20th failure) takes no real time; the API server and its policy are real.
+func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
+	c, ns := realCluster(t)
+	ctx := context.Background()
+	policies := c.Resource(apiclient.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Name: "validatingadmissionpolicies", Kind: "ValidatingAdmissionPolicy"})
+	bindings := c.Resource(apiclient.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Name: "validatingadmissionpolicybindings", Kind: "ValidatingAdmissionPolicyBinding"})
+	name := "kubewire-it-" + ns
+	if _, err := policies.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":%q},"spec":{"failurePolicy":"Fail",
+		"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}]},
+		"validations":[{"expression":"object.metadata.name != 'child'","message":"kubewire test: child refused"}]}}`, name)), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = policies.Delete(ctx, name, apiclient.DeleteOptions{}) })
+	if _, err := bindings.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":%q},"spec":{"policyName":%q,"validationActions":["Deny"],
+		"matchResources":{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":%q}}}}}`, name, name, ns)), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bindings.Delete(ctx, name, apiclient.DeleteOptions{}) })
+	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
+	child := []byte(`{"metadata":{"name":"child"}}`)
+	// The server enforces a new policy once its admission plugin has seen it: ask
+	// (dry run) until it refuses.
+	for watchdog := time.Now().Add(time.Minute); ; {
+		_, err := cms.Create(ctx, child, apiclient.WriteOptions{DryRun: true})
+		if err != nil {
+			t.Logf("policy in force: %v", err)
+			break
+		}
+		if time.Now().After(watchdog) {
+			t.Fatal("the admission policy was not enforced within a minute")
+		}
+	}
+
+	clock := apitest.NewClock()
+	start := clock.Now()
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tries := make(chan error, 1)
+	ctrl := controller.New("parent", controller.ReconcilerFunc(func(ctx context.Context, _ controller.Request) (controller.Result, error) {
+		_, err := cms.Create(ctx, child, apiclient.WriteOptions{})
+		if apiclient.IsAlreadyExists(err) {
+			err = nil
+		}
+		tries <- err
+		return controller.Result{}, err
+	}), controller.Options{Log: quiet, Clock: clock})
+	must(t, ctrl.Watch(m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{}), func(o *apiclient.Object) []controller.Request {
+		if o.Metadata.Name != "parent" {
+			return nil
+		}
+		return []controller.Request{controller.RequestFor(o)}
+	}))
+	m.Add(ctrl)
+	runManager(t, m)
+	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"parent"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	failures := 0
+	var lifted time.Time
+	for err := range tries {
+		if err == nil {
+			break
+		}
+		failures++
+		if failures == 1 {
+			t.Logf("refused: %v", err)
+		}
+		if failures == 17 { // one past the old limit's last try: lift the policy
+			if err := bindings.Delete(ctx, name, apiclient.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			lifted = time.Now()
+		}
+		// The server stops enforcing once its admission plugin has seen the delete:
+		// a few hundred milliseconds, dozens of retries in fake time. The real-time
+		// limit is a watchdog, not a timing assertion.
+		if !lifted.IsZero() && time.Since(lifted) > time.Minute {
+			t.Fatalf("still refused a minute after the policy was lifted (%d tries): %v", failures, err)
+		}
+		for clock.Timers() == 0 { // until the loop has scheduled the retry
+			if ctrl.Stats().Dropped > 0 {
+				t.Fatalf("the Request was dropped after %d refusals", failures)
+			}
+			yield()
+		}
+		// The default backoff: 5 ms·2ⁿ⁻¹ after the n-th failure, up to the cap (from
+		// the 17th; the shift would overflow long after).
+		backoff := controller.DefaultMaxBackoff
+		if failures < 17 {
+			backoff = 5 * time.Millisecond << (failures - 1)
+		}
+		clock.Step(backoff)
+	}
+	t.Logf("the write succeeded after %d refusals, %s of (fake) backoff", failures, clock.Since(start).Round(time.Second))
+	if failures <= 15 {
+		t.Fatalf("only %d refusals before success: the test must outlast the old limit of 15 retries", failures)
+	}
+	if s := ctrl.Stats(); s.Dropped != 0 {
+		t.Fatalf("stats %+v: dropped", s)
 	}
 }

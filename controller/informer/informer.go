@@ -88,6 +88,18 @@ func (r *Registration) HasSynced() bool { return r.l.HasSynced() }
 // keep up shows here, and in the informer's metrics.
 func (r *Registration) Backlog() int { return r.l.Backlog() }
 
+// WaitForSync blocks until HasSynced, or until ctx is done (false): a controller
+// waits on its own handlers this way, not on every handler of a shared informer
+// (WaitForCacheSync). It waits on a channel, never polls.
+func (r *Registration) WaitForSync(ctx context.Context) bool {
+	select {
+	case <-r.l.synced:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // AddHandler registers h under name, which names it in trace lines ("handler add
 // default/web-1 to=podrestart"); "" names it by its place, "#0" for the first. With
 // resync > 0, h also gets an OnUpdate(obj, obj) for every cached object each
