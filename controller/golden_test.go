@@ -3,9 +3,7 @@ package controller_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,11 +13,10 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/apitest/golden"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // story is a reconcile log: the test's own steps ("# …") and one line per
 // Reconcile call, in order. It is compared with testdata/NAME.golden.
@@ -45,23 +42,7 @@ func (s *story) expect(t *testing.T) string {
 
 func (s *story) check(t *testing.T, name string) {
 	t.Helper()
-	got := strings.Join(s.lines, "\n") + "\n"
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("reconcile log differs from %s:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), strings.Join(s.lines, "\n")+"\n")
 }
 
 // cacheReconciler reads the object from the cache, as a level-based reconciler
@@ -96,10 +77,10 @@ func (r *cacheReconciler) Reconcile(ctx context.Context, req controller.Request)
 	return controller.Result{}, nil
 }
 
-// golden is the whole pipeline on an in-memory API server: the listwatch
+// pipeline is the whole pipeline on an in-memory API server: the listwatch
 // Reflector lists and watches it, the informer caches, the controller reconciles,
 // one worker. The controller's Options get the process clock and a quiet log.
-type golden struct {
+type pipeline struct {
 	clock *apitest.Clock // the process's: informers' resyncs and the controller's queue
 	pods  apiclient.ResourceClient
 	story *story
@@ -107,7 +88,7 @@ type golden struct {
 	stop  func() error // stops the manager and returns what Run returned
 }
 
-func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controller.Options) *golden {
+func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controller.Options) *pipeline {
 	t.Helper()
 	srv := apitest.NewServer(apitest.NewClock()) // another process: a clock of its own
 	t.Cleanup(srv.Close)
@@ -120,7 +101,7 @@ func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controlle
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &golden{clock: apitest.NewClock(), pods: c.Resource(apiclient.Pods).Namespace("default"), story: &story{calls: make(chan string, 10)}}
+	g := &pipeline{clock: apitest.NewClock(), pods: c.Resource(apiclient.Pods).Namespace("default"), story: &story{calls: make(chan string, 10)}}
 	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: g.clock})
 	if err != nil {
 		t.Fatal(err)
