@@ -211,7 +211,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sink := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"}).Sink
+	sink := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"}).Sink
 	s.say("# LIST: a, b")
 	must(t, sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{s.expect(t): true, s.expect(t): true}

@@ -16,16 +16,20 @@ import (
 )
 
 // Manager runs a process's controllers together: one client, one informer per
-// (resource, namespace, selectors) shared by every controller that watches it, one
-// HTTP listener for probes and metrics, and, optionally, leader election so that of
-// several replicas only one reconciles.
+// (resource, version, namespace, selectors) shared by every controller that
+// watches it, one HTTP listener for probes and metrics, and, optionally, leader
+// election so that of several replicas only one reconciles.
 //
 //	Run ─▶ metrics server (always)
 //	    ─▶ informers (always: a standby keeps its cache warm, so taking over is quick)
 //	    ─▶ leader election ─▶ leading: controllers run ─▶ lost: stop, return ErrLeadershipLost
 //
-// Build it with NewManager, ask it for informers, Add controllers, Run. Safe for
-// concurrent use before Run; Run is called once.
+// Build it with NewManager, ask it for informers, Add controllers, Run. An
+// informer asked for or a controller added while Run runs is started at once (a
+// controller only while this replica leads), as client-go's informer factory and
+// controller-runtime's manager start what is added late; after Run has returned,
+// either is a programmer error and panics. Safe for concurrent use; Run is called
+// once.
 type Manager struct {
 	client *apiclient.Client
 	opts   ManagerOptions
@@ -36,12 +40,21 @@ type Manager struct {
 	order       []*informer.Informer
 	controllers []*Controller
 	elector     *leaderelection.Elector
+	// running is Run's group while Run runs: informers added late start in it.
+	// leading is the group the controllers run in, while they run: Run's own
+	// without leader election, one per term with it. Both are nil before Run and
+	// once it is stopping (stopped is then true).
+	running, leading *group
+	stopped          bool
 }
 
 // InformerKey is what makes two informers the same: two controllers asking for
-// pods in "default" with the same selectors share one cache and one watch.
+// pods v1 in "default" with the same selectors share one cache and one watch.
+// The version is part of it: a v1alpha1 and a v1 informer of one custom
+// resource decode, cache and hand out different objects.
 type InformerKey struct {
 	Resource                     string // Resource.String(): "pods", "deployments.apps"
+	Version                      string // "v1", "v1alpha1"
 	Namespace                    string // "" for all namespaces
 	LabelSelector, FieldSelector string
 }
@@ -69,21 +82,25 @@ type ManagerOptions struct {
 	// its own, leader election; nil means the wall clock. Give the controllers'
 	// Options and the client the same Clock (clock.go).
 	Clock Clock
-	Log   *slog.Logger
+	// Log receives what the Manager, its Reflectors and its leader election log
+	// (unless its Config has a Logger of its own); nil means slog.Default().
+	Log *slog.Logger
 	// Trace receives one line per hop per object from every stage.
 	Trace func(line string)
 }
 
-// NewManager builds a manager around one client.
+// NewManager builds a manager around one client. It counts the client's
+// requests for /metrics through OnRequest, after the hook the client already has
+// (the command's -v 6 log), which keeps being called.
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
 	if opts.Source == nil {
-		opts.Source = reflectorSource(opts.Trace, opts.OnStep, opts.WatchList)
+		opts.Source = reflectorSource(opts.Log, opts.Trace, opts.OnStep, opts.WatchList)
 	}
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
-	c.OnRequest = metrics.RESTClient(m.reg)
+	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
 		cfg.Client = c
@@ -110,9 +127,10 @@ func (m *Manager) Registry() *metrics.Registry { return m.reg }
 func (m *Manager) Client() *apiclient.Client { return m.client }
 
 // Informer returns the shared informer for res in namespace ns ("" for all) with
-// the given selectors, creating it on first use. Call it before Run.
+// the given selectors, creating it on first use; one created while Run runs is
+// started at once.
 func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.ListOptions) *informer.Informer {
-	key := InformerKey{Resource: res.String(), Namespace: ns, LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector}
+	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: ns, LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector}
 	if !res.Namespaced {
 		key.Namespace = ""
 	}
@@ -120,6 +138,9 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 	defer m.mu.Unlock()
 	if inf, ok := m.informers[key]; ok {
 		return inf
+	}
+	if m.stopped {
+		panic("controller: Manager.Informer called after Run returned")
 	}
 	rc := m.client.Resource(res).Namespace(key.Namespace)
 	var source informer.Runner
@@ -139,81 +160,99 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
 	}
+	if m.running != nil {
+		m.running.start("informer "+inf.Name(), inf.Run)
+	}
 	return inf
 }
 
-// Add registers a controller; it runs while the manager leads.
+// Add registers a controller; it runs while the manager leads (always, without
+// leader election). One added while it leads starts at once.
 func (m *Manager) Add(c *Controller) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.stopped {
+		panic("controller: Manager.Add called after Run returned")
+	}
 	m.controllers = append(m.controllers, c)
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
+	if m.leading != nil {
+		m.leading.start("controllers", c.Run)
+	}
 }
 
 // Run starts everything and blocks until ctx is done or something fails; the
-// first failure stops the rest and is returned. Losing leadership is a failure
+// first failure stops the rest and is returned. ctx ending, however it ends, is
+// a clean stop: Run returns nil. Losing leadership is a failure
 // (ErrLeadershipLost): a replica that lost the Lease may act on stale state, and
 // the safe answer is to exit and be restarted.
 func (m *Manager) Run(ctx context.Context) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var wg sync.WaitGroup
-	goRun := func(name string, run func(context.Context) error) {
-		wg.Add(1)
-		go func() { // owned by Run: it waits on wg before returning
-			defer wg.Done()
-			if err := run(ctx); err != nil && ctx.Err() == nil {
-				cancel(fmt.Errorf("%s: %w", name, err))
-			}
-		}()
-	}
-	if m.opts.MetricsAddr != "" {
-		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.ready}
-		goRun("metrics server", srv.Run)
-	}
+	g := newGroup(ctx)
 	m.mu.Lock()
-	informers := append([]*informer.Informer(nil), m.order...)
-	controllers := append([]*Controller(nil), m.controllers...)
-	m.mu.Unlock()
-	for _, inf := range informers {
-		goRun("informer "+inf.Name(), inf.Run)
+	if m.running != nil || m.stopped {
+		m.mu.Unlock()
+		return errors.New("controller: Manager.Run called twice")
 	}
-	runControllers := func(ctx context.Context) error {
-		var cwg sync.WaitGroup
-		errs := make(chan error, len(controllers))
-		for _, c := range controllers {
-			cwg.Add(1)
-			go func() { // owned by runControllers, which waits on cwg
-				defer cwg.Done()
-				if err := c.Run(ctx); err != nil {
-					errs <- err
-				}
-			}()
-		}
-		cwg.Wait()
-		close(errs)
-		return <-errs
+	m.running = g
+	if m.opts.MetricsAddr != "" {
+		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.Ready}
+		g.start("metrics server", srv.Run)
+	}
+	for _, inf := range m.order {
+		g.start("informer "+inf.Name(), inf.Run)
 	}
 	if m.elector == nil {
-		goRun("controllers", runControllers)
+		m.startControllers(g)
 	} else {
-		goRun("leader election", func(ctx context.Context) error {
-			var workErr error
-			err := m.elector.Run(ctx, func(lctx context.Context) { workErr = runControllers(lctx) }, nil)
-			return errors.Join(err, workErr)
-		})
+		g.start("leader election", m.lead)
 	}
-	<-ctx.Done()
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
+	m.mu.Unlock()
+
+	<-g.ctx.Done()
+	// Forget the groups before waiting on them, so nothing is started in a group
+	// being waited on.
+	m.mu.Lock()
+	m.running, m.leading, m.stopped = nil, nil, true
+	m.mu.Unlock()
+	return g.wait()
 }
 
-// ready is /readyz: every informer synced, and the replica's role.
-func (m *Manager) ready() (string, error) {
+// startControllers starts every controller in g and makes g where controllers
+// added later start; called with mu held.
+func (m *Manager) startControllers(g *group) {
+	m.leading = g
+	for _, c := range m.controllers {
+		g.start("controllers", c.Run)
+	}
+}
+
+// lead runs leader election: each term of leadership runs the controllers in a
+// group of its own, which ends with the term.
+func (m *Manager) lead(ctx context.Context) error {
+	var workErr error
+	err := m.elector.Run(ctx, func(lctx context.Context) {
+		term := newGroup(lctx)
+		m.mu.Lock()
+		if !m.stopped {
+			m.startControllers(term)
+		}
+		m.mu.Unlock()
+		<-term.ctx.Done()
+		m.mu.Lock()
+		if m.leading == term {
+			m.leading = nil
+		}
+		m.mu.Unlock()
+		workErr = term.wait()
+	}, nil)
+	return errors.Join(err, workErr)
+}
+
+// Ready is what /readyz answers: ready when every informer has synced and, with
+// leader election, the Lease could be read or written at the latest tries; the
+// string is the replica's role ("leader", "standby"; "" without election).
+func (m *Manager) Ready() (string, error) {
 	m.mu.Lock()
 	informers := append([]*informer.Informer(nil), m.order...)
 	m.mu.Unlock()
@@ -225,8 +264,28 @@ func (m *Manager) ready() (string, error) {
 	switch {
 	case m.elector == nil:
 		return "", nil
+	case m.elector.Status().Failures >= leaseFailuresNotReady:
+		st := m.elector.Status()
+		return "", fmt.Errorf("leader election: %d tries in a row failed: %s", st.Failures, st.LastError)
 	case m.elector.IsLeader():
 		return "leader", nil
 	}
 	return "standby", nil
+}
+
+// leaseFailuresNotReady is how many failed tries in a row to read or write the
+// Lease make a replica not ready: one is a blip, two (2 to 4.4 s apart with the
+// defaults) is a Lease it cannot reach — a missing namespace, a missing RBAC
+// rule — and a replica that would otherwise say "ok (standby)" forever.
+const leaseFailuresNotReady = 2
+
+// chain returns a hook that calls first, then second; either may be nil.
+func chain(first, second func(apiclient.RequestInfo)) func(apiclient.RequestInfo) {
+	if first == nil {
+		return second
+	}
+	return func(r apiclient.RequestInfo) {
+		first(r)
+		second(r)
+	}
 }

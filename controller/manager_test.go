@@ -71,7 +71,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
 	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{<-rec.calls: true, <-rec.calls: true}
 	if !got["default/a err=<nil>"] || !got["default/b err=transient"] {
@@ -80,10 +80,10 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	<-rec.calls // b's retry, after 5 ms of real backoff
 	page := scrape(t, m.Registry())
 	for _, want := range []string{
-		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector=""} 2`,
+		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector="",version="v1"} 2`,
 		`kubewire_reconcile_total{controller="pod-printer"} 3`,
 		`kubewire_reconcile_errors_total{controller="pod-printer"} 1`,
-		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced"} 2`,
+		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced",version="v1"} 2`,
 		`workqueue_adds_total{name="pod-printer"}`,
 	} {
 		if !strings.Contains(page, want) {
@@ -135,7 +135,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
 	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
 	// Standby: the cache fills, nothing is reconciled.
 	if !pods.WaitForCacheSync(ctx) {
