@@ -166,6 +166,32 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 	return inf
 }
 
+// AddInformer adopts an informer built by hand with informer.New (a Source of
+// its own, a transform, indexers): the Manager runs it, shows it on /metrics
+// under its Name (version, namespace and selector empty, the Reflector's
+// families absent: the Manager does not know its Source) and waits for it on
+// /readyz, as it does for the informers it builds. One adopted while Run runs
+// starts at once. Do not Run it yourself. It is an error to adopt an informer
+// twice, or two with one Name (their metrics would be one series).
+func (m *Manager) AddInformer(inf *informer.Informer) error {
+	key := InformerKey{Resource: inf.Name()}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stopped {
+		panic("controller: Manager.AddInformer called after Run returned")
+	}
+	if _, dup := m.informers[key]; dup {
+		return fmt.Errorf("controller: Manager.AddInformer: an informer named %q was already added", key.Resource)
+	}
+	m.informers[key] = inf
+	m.order = append(m.order, inf)
+	m.informerMetrics(key, inf)
+	if m.running != nil {
+		m.running.start("informer "+inf.Name(), inf.Run)
+	}
+	return nil
+}
+
 // Add registers a controller; it runs while the manager leads (always, without
 // leader election). One added while it leads starts at once.
 func (m *Manager) Add(c *Controller) {

@@ -190,3 +190,30 @@ type (
 	informerRunner = informer.Runner
 	scriptT        = informertest.Script
 )
+
+func TestManager_an_informer_built_by_hand_is_run_counted_and_waited_for(t *testing.T) {
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet})
+	must(t, err)
+	script := &informertest.Script{}
+	inf := informer.New(informer.Options{Name: "widgets", Source: script.Source})
+	must(t, m.AddInformer(inf))
+	if err := m.AddInformer(inf); err == nil {
+		t.Fatal("adopting one informer twice: no error")
+	}
+	if _, err := m.Ready(); err == nil || !strings.Contains(err.Error(), "widgets") {
+		t.Fatalf("Ready before the adopted informer synced = %v, want it named", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	must(t, script.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	syncedWithin(t, "widgets", inf.WaitForCacheSync)
+	if _, err := m.Ready(); err != nil {
+		t.Fatalf("Ready after the adopted informer synced: %v", err)
+	}
+	if page, want := scrape(t, m.Registry()), `kubewire_informer_cache_objects{informer="widgets",namespace="",selector="",version=""} 1`; !strings.Contains(page, want) {
+		t.Errorf("metrics page lacks %q:\n%s", want, page)
+	}
+	cancel()
+	must(t, <-done)
+}
