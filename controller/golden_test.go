@@ -119,7 +119,7 @@ func TestGolden_reconcile_log(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	rec := &cacheReconciler{inf: pods, story: s, fail: map[string]int{"default/f": 3}, again: map[string]bool{"default/r": true}}
 	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, MaxRetries: 2, Clock: pclock, ResyncPeriod: 10 * time.Minute})
 	ctrl.Watch(pods, nil)
@@ -200,7 +200,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	var deletes []string
 	pods.AddHandler("deletes", informer.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
 		deletes = append(deletes, fmt.Sprintf("%s finalStateUnknown=%v", o.Key(), unknown))

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,14 +127,19 @@ func (m *Manager) Registry() *metrics.Registry { return m.reg }
 // Client is the manager's API client.
 func (m *Manager) Client() *apiclient.Client { return m.client }
 
-// Informer returns the shared informer for res in namespace ns ("" for all) with
-// the given selectors, creating it on first use; one created while Run runs is
-// started at once.
-func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.ListOptions) *informer.Informer {
-	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: ns, LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector}
+// Informer returns the shared informer for res with opts' namespace ("" for
+// all) and selectors, creating it on first use; one created while Run runs is
+// started at once. opts are informer.Options, those of a hand-built informer:
+// the first call for a (resource, version, namespace, selectors) builds the
+// informer with its Transform, Indexers, ResyncPeriod and InOrder (or the
+// Manager's InOrder), and later calls share that informer as it was built. Name,
+// Trace and Clock default to the resource's name and the Manager's; Source to the
+// Manager's (its Reflector, with its logger).
+func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *informer.Informer {
 	if !res.Namespaced {
-		key.Namespace = ""
+		opts.Namespace = ""
 	}
+	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if inf, ok := m.informers[key]; ok {
@@ -142,18 +148,23 @@ func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.List
 	if m.stopped {
 		panic("controller: Manager.Informer called after Run returned")
 	}
-	rc := m.client.Resource(res).Namespace(key.Namespace)
+	opts.Name = cmp.Or(opts.Name, key.Resource)
+	opts.InOrder = opts.InOrder || m.opts.InOrder
+	if opts.Trace == nil {
+		opts.Trace = m.opts.Trace
+	}
+	if opts.Clock == nil && m.opts.Clock != nil {
+		opts.Clock = m.opts.Clock
+	}
 	var source informer.Runner
-	inf := informer.New(informer.Options{
-		Name:    key.Resource,
-		InOrder: m.opts.InOrder,
-		Trace:   m.opts.Trace,
-		Clock:   m.opts.Clock,
-		Source: func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	if opts.Source == nil {
+		rc := m.client.Resource(res).Namespace(key.Namespace)
+		opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
 			source = m.opts.Source(key, rc, sink)
 			return source
-		},
-	})
+		}
+	}
+	inf := informer.New(opts)
 	m.informers[key] = inf
 	m.order = append(m.order, inf)
 	m.informerMetrics(key, inf)

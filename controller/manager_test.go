@@ -47,11 +47,11 @@ func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{LabelSelector: "app=web"})
-	b := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{LabelSelector: "app=web"})
-	c := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
-	d := m.Informer(apiclient.Namespaces, "ignored", apiclient.ListOptions{})
-	e := m.Informer(apiclient.Namespaces, "", apiclient.ListOptions{})
+	a := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web"})
+	b := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web"})
+	c := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	d := m.Informer(apiclient.Namespaces, informer.Options{Namespace: "ignored"})
+	e := m.Informer(apiclient.Namespaces, informer.Options{})
 	if a != b || a == c || d != e {
 		t.Fatal("informers are shared by (resource, namespace, selectors); cluster-scoped ones ignore the namespace")
 	}
@@ -63,7 +63,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	rec := newLog(map[string][]error{"default/b": {errors.New("transient")}})
 	ctrl := controller.New("pod-printer", rec, controller.Options{Log: quiet})
 	ctrl.Watch(pods, nil)
@@ -104,7 +104,7 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Informer(apiclient.Pods, "", apiclient.ListOptions{})
+	m.Informer(apiclient.Pods, informer.Options{})
 	err = m.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "informer pods: forbidden") {
 		t.Fatalf("Run = %v, want the informer's error", err)
@@ -126,7 +126,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	rec := newLog(nil)
 	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
 	ctrl.Watch(pods, nil)

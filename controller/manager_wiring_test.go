@@ -16,6 +16,7 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/informer/informertest"
 	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/store"
 )
 
 // syncedWithin waits for f, failing the test after a minute instead of hanging.
@@ -50,7 +51,7 @@ func TestManager_Run_returns_nil_when_its_context_is_done_however(t *testing.T) 
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
 			must(t, err)
-			m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+			m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 			ctx, stop := tt.stop(context.Background())
 			stop()
 			if err := m.Run(ctx); err != nil {
@@ -66,8 +67,8 @@ func TestManager_two_versions_of_one_resource_are_two_informers(t *testing.T) {
 	v1 := apiclient.Resource{Group: "stable.example.com", Version: "v1", Name: "foos", Kind: "Foo", Namespaced: true}
 	v1alpha1 := v1
 	v1alpha1.Version = "v1alpha1"
-	a := m.Informer(v1, "default", apiclient.ListOptions{})
-	b := m.Informer(v1alpha1, "default", apiclient.ListOptions{})
+	a := m.Informer(v1, informer.Options{Namespace: "default"})
+	b := m.Informer(v1alpha1, informer.Options{Namespace: "default"})
 	if a == b {
 		t.Fatal("foos.v1 and foos.v1alpha1 share one informer: objects of one version would be cached as the other")
 	}
@@ -77,7 +78,7 @@ func TestManager_an_informer_and_a_controller_added_after_Run_are_started(t *tes
 	src := &lockedScripts{m: scripts{}}
 	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
 	must(t, err)
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -85,7 +86,7 @@ func TestManager_an_informer_and_a_controller_added_after_Run_are_started(t *tes
 	must(t, src.wait(controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"}).Sink.Replace([]*apiclient.Object{pod("p", "1")}, "1"))
 	syncedWithin(t, "pods", pods.WaitForCacheSync)
 
-	late := m.Informer(apiclient.ConfigMaps, "default", apiclient.ListOptions{})
+	late := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "default"})
 	must(t, src.wait(controller.InformerKey{Resource: "configmaps", Version: "v1", Namespace: "default"}).Sink.Replace([]*apiclient.Object{pod("a", "2")}, "2"))
 	syncedWithin(t, "the informer added after Run", late.WaitForCacheSync)
 	if _, err := m.Ready(); err != nil {
@@ -150,7 +151,7 @@ func TestManager_its_logger_and_a_request_hook_of_the_clients_reach_the_Reflecto
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m, err := controller.NewManager(client, controller.ManagerOptions{Log: log})
 	must(t, err)
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -213,6 +214,30 @@ func TestManager_an_informer_built_by_hand_is_run_counted_and_waited_for(t *test
 	}
 	if page, want := scrape(t, m.Registry()), `kubewire_informer_cache_objects{informer="widgets",namespace="",selector="",version=""} 1`; !strings.Contains(page, want) {
 		t.Errorf("metrics page lacks %q:\n%s", want, page)
+	}
+	cancel()
+	must(t, <-done)
+}
+
+func TestManager_Informer_takes_the_options_of_a_hand_built_informer(t *testing.T) {
+	src := scripts{}
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
+	must(t, err)
+	byName := store.Indexers[*apiclient.Object]{"name": func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Name}, nil }}
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web", Indexers: byName,
+		Transform: func(o *apiclient.Object) (*apiclient.Object, error) {
+			o.Metadata.Labels = map[string]string{"seen": "yes"}
+			return o, nil
+		}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	must(t, waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default", LabelSelector: "app=web"}).Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	syncedWithin(t, "pods", pods.WaitForCacheSync)
+	got, err := pods.ByIndex("name", "a")
+	must(t, err)
+	if len(got) != 1 || got[0].Metadata.Labels["seen"] != "yes" {
+		t.Fatalf("ByIndex(name, a) = %v; want the pod, transformed", got)
 	}
 	cancel()
 	must(t, <-done)

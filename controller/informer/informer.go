@@ -29,6 +29,7 @@ type Informer struct {
 	source Runner
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
+	resync    time.Duration // Options.ResyncPeriod
 	clock     apiclient.Clock
 	trace     func(line string)
 
@@ -50,10 +51,20 @@ type Runner interface {
 	Run(ctx context.Context) error
 }
 
-// Options tune an Informer.
+// Options tune an Informer. They are also what controller.Manager.Informer
+// takes, so an informer built by hand and one the Manager builds are described
+// the same way.
 type Options struct {
 	// Name is for logs and metrics ("pods").
 	Name string
+	// Namespace ("" for all), LabelSelector and FieldSelector say what is listed
+	// and watched. The Reflector controller.Manager builds reads them; a Source
+	// of your own reads them or not. Objects are listed and cached whole (a
+	// metadata-only list, as PartialObjectMetadata, is not offered).
+	Namespace, LabelSelector, FieldSelector string
+	// ResyncPeriod is the resync of a handler added with AddHandler's resync 0
+	// (client-go's default resync); 0 means never.
+	ResyncPeriod time.Duration
 	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
 	// when handlers look at several objects of the cache together (the cache then
 	// always stands at one resourceVersion); DeltaFIFO batches each object's changes
@@ -83,7 +94,7 @@ type Options struct {
 // New builds an informer from its parts. Most callers use
 // controller.Manager.Informer, which builds the listwatch Reflector as Source.
 func New(opts Options) *Informer {
-	inf := &Informer{name: opts.Name, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
+	inf := &Informer{name: opts.Name, resync: opts.ResyncPeriod, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
 	}
@@ -116,13 +127,16 @@ func (r *Registration) Backlog() int { return r.l.Backlog() }
 // AddHandler registers h under name, which names it in trace lines ("handler add
 // default/web-1 to=podrestart"); "" names it by its place, "#0" for the first. With
 // resync > 0, h also gets an OnUpdate(obj, obj) for every cached object each
-// resync period. A handler added after Run first gets the whole current cache as
-// adds (initialList true).
+// resync period; resync 0 means Options.ResyncPeriod. A handler added after Run
+// first gets the whole current cache as adds (initialList true).
 func (inf *Informer) AddHandler(name string, h Handler, resync time.Duration) *Registration {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
 	if name == "" {
 		name = fmt.Sprintf("#%d", len(inf.listeners))
+	}
+	if resync == 0 {
+		resync = inf.resync
 	}
 	l := newListener(name, h, resync)
 	if resync > 0 {
