@@ -64,7 +64,7 @@ func Example_workqueue() {
 	}
 	defer srv.Close()
 	client := m.Client()
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 
 	// reconciled is how the Example learns that a Reconcile has returned; dropped,
 	// that the loop gave up on a Request. Both are unbuffered: the worker waits
@@ -170,7 +170,7 @@ func Example_informer() {
 	}
 	defer srv.Close()
 	client := m.Client()
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 
 	// The handler runs on a goroutine of its own; it hands each line to the
 	// Example, which prints it, so that output and steps stay in one order.

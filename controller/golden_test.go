@@ -106,7 +106,7 @@ func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controlle
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.inf, rec.story = m.Informer(apiclient.Pods, "default", apiclient.ListOptions{}), g.story
+	rec.inf, rec.story = m.Informer(apiclient.Pods, informer.Options{Namespace: "default"}), g.story
 	opts.Log, opts.Clock = quiet, g.clock
 	g.ctrl = controller.New("pods", rec, opts)
 	must(t, g.ctrl.Watch(rec.inf, nil))
@@ -226,7 +226,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	var deletes []string
 	pods.AddHandler("deletes", informer.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
 		deletes = append(deletes, fmt.Sprintf("%s finalStateUnknown=%v", o.Key(), unknown))
@@ -237,7 +237,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sink := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"}).Sink
+	sink := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"}).Sink
 	s.say("# LIST: a, b")
 	must(t, sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{s.expect(t): true, s.expect(t): true}

@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 )
 
@@ -47,7 +48,7 @@ func TestIntegration_reconcile_log_follows_pod_changes(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, ns, apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: ns})
 	ctrl := controller.New("pods", &cacheReconciler{inf: pods, story: s}, controller.Options{Log: quiet})
 	ctrl.Watch(pods, nil)
 	m.Add(ctrl)
@@ -93,7 +94,7 @@ func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cms := m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{})
+	cms := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: ns})
 	slow, fast := newRecorder(), newRecorder()
 	slow.Gate = make(chan struct{})
 	slowReg := cms.AddHandler("slow", slow, 0)
@@ -131,7 +132,7 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &replica{name: name, calls: make(chan string, 100), m: m}
-		pods := m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{})
+		pods := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: ns})
 		ctrl := controller.New("cms", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
 			r.calls <- req.String()
 			return controller.Result{}, nil
@@ -235,7 +236,7 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 		tries <- err
 		return controller.Result{}, err
 	}), controller.Options{Log: quiet, Clock: clock})
-	must(t, ctrl.Watch(m.Informer(apiclient.ConfigMaps, ns, apiclient.ListOptions{}), func(o *apiclient.Object) []controller.Request {
+	must(t, ctrl.Watch(m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: ns}), func(o *apiclient.Object) []controller.Request {
 		if o.Metadata.Name != "parent" {
 			return nil
 		}

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,16 +17,20 @@ import (
 )
 
 // Manager runs a process's controllers together: one client, one informer per
-// (resource, namespace, selectors) shared by every controller that watches it, one
-// HTTP listener for probes and metrics, and, optionally, leader election so that of
-// several replicas only one reconciles.
+// (resource, version, namespace, selectors) shared by every controller that
+// watches it, one HTTP listener for probes and metrics, and, optionally, leader
+// election so that of several replicas only one reconciles.
 //
 //	Run ─▶ metrics server (always)
 //	    ─▶ informers (always: a standby keeps its cache warm, so taking over is quick)
 //	    ─▶ leader election ─▶ leading: controllers run ─▶ lost: stop, return ErrLeadershipLost
 //
-// Build it with NewManager, ask it for informers, Add controllers, Run. Safe for
-// concurrent use before Run; Run is called once.
+// Build it with NewManager, ask it for informers, Add controllers, Run. An
+// informer asked for or a controller added while Run runs is started at once (a
+// controller only while this replica leads), as client-go's informer factory and
+// controller-runtime's manager start what is added late; after Run has returned,
+// either is a programmer error and panics. Safe for concurrent use; Run is called
+// once.
 type Manager struct {
 	client *apiclient.Client
 	opts   ManagerOptions
@@ -36,12 +41,21 @@ type Manager struct {
 	order       []*informer.Informer
 	controllers []*Controller
 	elector     *leaderelection.Elector
+	// running is Run's group while Run runs: informers added late start in it.
+	// leading is the group the controllers run in, while they run: Run's own
+	// without leader election, one per term with it. Both are nil before Run and
+	// once it is stopping (stopped is then true).
+	running, leading *group
+	stopped          bool
 }
 
 // InformerKey is what makes two informers the same: two controllers asking for
-// pods in "default" with the same selectors share one cache and one watch.
+// pods v1 in "default" with the same selectors share one cache and one watch.
+// The version is part of it: a v1alpha1 and a v1 informer of one custom
+// resource decode, cache and hand out different objects.
 type InformerKey struct {
 	Resource                     string // Resource.String(): "pods", "deployments.apps"
+	Version                      string // "v1", "v1alpha1"
 	Namespace                    string // "" for all namespaces
 	LabelSelector, FieldSelector string
 }
@@ -69,21 +83,25 @@ type ManagerOptions struct {
 	// its own, leader election; nil means the wall clock. Give the controllers'
 	// Options and the client the same Clock (clock.go).
 	Clock Clock
-	Log   *slog.Logger
+	// Log receives what the Manager, its Reflectors and its leader election log
+	// (unless its Config has a Logger of its own); nil means slog.Default().
+	Log *slog.Logger
 	// Trace receives one line per hop per object from every stage.
 	Trace func(line string)
 }
 
-// NewManager builds a manager around one client.
+// NewManager builds a manager around one client. It counts the client's
+// requests for /metrics through OnRequest, after the hook the client already has
+// (the command's -v 6 log), which keeps being called.
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
 	if opts.Source == nil {
-		opts.Source = reflectorSource(opts.Trace, opts.OnStep, opts.WatchList)
+		opts.Source = reflectorSource(opts.Log, opts.Trace, opts.OnStep, opts.WatchList)
 	}
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
-	c.OnRequest = metrics.RESTClient(m.reg)
+	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
 		cfg.Client = c
@@ -109,124 +127,172 @@ func (m *Manager) Registry() *metrics.Registry { return m.reg }
 // Client is the manager's API client.
 func (m *Manager) Client() *apiclient.Client { return m.client }
 
-// Informer returns the shared informer for res in namespace ns ("" for all) with
-// the given selectors, creating it on first use. Call it before Run.
-func (m *Manager) Informer(res apiclient.Resource, ns string, sel apiclient.ListOptions) *informer.Informer {
-	key := InformerKey{Resource: res.String(), Namespace: ns, LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector}
+// Informer returns the shared informer for res with opts' namespace ("" for
+// all) and selectors, creating it on first use; one created while Run runs is
+// started at once. opts are informer.Options, those of a hand-built informer:
+// the first call for a (resource, version, namespace, selectors) builds the
+// informer with its Transform, Indexers, ResyncPeriod and InOrder (or the
+// Manager's InOrder), and later calls share that informer as it was built. Name,
+// Trace and Clock default to the resource's name and the Manager's; Source to the
+// Manager's (its Reflector, with its logger).
+func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *informer.Informer {
 	if !res.Namespaced {
-		key.Namespace = ""
+		opts.Namespace = ""
 	}
+	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if inf, ok := m.informers[key]; ok {
 		return inf
 	}
-	rc := m.client.Resource(res).Namespace(key.Namespace)
+	if m.stopped {
+		panic("controller: Manager.Informer called after Run returned")
+	}
+	opts.Name = cmp.Or(opts.Name, key.Resource)
+	opts.InOrder = opts.InOrder || m.opts.InOrder
+	if opts.Trace == nil {
+		opts.Trace = m.opts.Trace
+	}
+	if opts.Clock == nil && m.opts.Clock != nil {
+		opts.Clock = m.opts.Clock
+	}
 	var source informer.Runner
-	inf := informer.New(informer.Options{
-		Name:    key.Resource,
-		InOrder: m.opts.InOrder,
-		Trace:   m.opts.Trace,
-		Clock:   m.opts.Clock,
-		Source: func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	if opts.Source == nil {
+		rc := m.client.Resource(res).Namespace(key.Namespace)
+		opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
 			source = m.opts.Source(key, rc, sink)
 			return source
-		},
-	})
+		}
+	}
+	inf := informer.New(opts)
 	m.informers[key] = inf
 	m.order = append(m.order, inf)
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
 	}
+	if m.running != nil {
+		m.running.start("informer "+inf.Name(), inf.Run)
+	}
 	return inf
 }
 
-// Add registers a controller; it runs while the manager leads.
-func (m *Manager) Add(c *Controller) {
+// AddInformer adopts an informer built by hand with informer.New (a Source of
+// its own, a transform, indexers): the Manager runs it, shows it on /metrics
+// under its Name (version, namespace and selector empty, the Reflector's
+// families absent: the Manager does not know its Source) and waits for it on
+// /readyz, as it does for the informers it builds. One adopted while Run runs
+// starts at once. Do not Run it yourself. It is an error to adopt an informer
+// twice, or two with one Name (their metrics would be one series).
+func (m *Manager) AddInformer(inf *informer.Informer) error {
+	key := InformerKey{Resource: inf.Name()}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.controllers = append(m.controllers, c)
-	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
-	m.controllerMetrics(c)
-}
-
-// Run starts everything and blocks until ctx is done or something fails; the
-// first failure stops the rest and is returned. Losing leadership is a failure
-// (ErrLeadershipLost): a replica that lost the Lease may act on stale state, and
-// the safe answer is to exit and be restarted.
-func (m *Manager) Run(ctx context.Context) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var wg sync.WaitGroup
-	goRun := func(name string, run func(context.Context) error) {
-		wg.Add(1)
-		go func() { // owned by Run: it waits on wg before returning
-			defer wg.Done()
-			if err := run(ctx); err != nil && ctx.Err() == nil {
-				cancel(fmt.Errorf("%s: %w", name, err))
-			}
-		}()
+	if m.stopped {
+		panic("controller: Manager.AddInformer called after Run returned")
 	}
-	if m.opts.MetricsAddr != "" {
-		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.ready}
-		goRun("metrics server", srv.Run)
+	if _, dup := m.informers[key]; dup {
+		return fmt.Errorf("controller: Manager.AddInformer: an informer named %q was already added", key.Resource)
 	}
-	m.mu.Lock()
-	informers := append([]*informer.Informer(nil), m.order...)
-	controllers := append([]*Controller(nil), m.controllers...)
-	m.mu.Unlock()
-	for _, inf := range informers {
-		goRun("informer "+inf.Name(), inf.Run)
-	}
-	runControllers := func(ctx context.Context) error {
-		var cwg sync.WaitGroup
-		errs := make(chan error, len(controllers))
-		for _, c := range controllers {
-			cwg.Add(1)
-			go func() { // owned by runControllers, which waits on cwg
-				defer cwg.Done()
-				if err := c.Run(ctx); err != nil {
-					errs <- err
-				}
-			}()
-		}
-		cwg.Wait()
-		close(errs)
-		return <-errs
-	}
-	if m.elector == nil {
-		goRun("controllers", runControllers)
-	} else {
-		goRun("leader election", func(ctx context.Context) error {
-			var workErr error
-			err := m.elector.Run(ctx, func(lctx context.Context) { workErr = runControllers(lctx) }, nil)
-			return errors.Join(err, workErr)
-		})
-	}
-	<-ctx.Done()
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		return err
+	m.informers[key] = inf
+	m.order = append(m.order, inf)
+	m.informerMetrics(key, inf)
+	if m.running != nil {
+		m.running.start("informer "+inf.Name(), inf.Run)
 	}
 	return nil
 }
 
-// ready is /readyz: every informer synced, and the replica's role.
-func (m *Manager) ready() (string, error) {
+// Add registers a controller; it runs while the manager leads (always, without
+// leader election). One added while it leads starts at once.
+func (m *Manager) Add(c *Controller) {
 	m.mu.Lock()
-	informers := append([]*informer.Informer(nil), m.order...)
+	defer m.mu.Unlock()
+	if m.stopped {
+		panic("controller: Manager.Add called after Run returned")
+	}
+	m.controllers = append(m.controllers, c)
+	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
+	m.controllerMetrics(c)
+	if m.leading != nil {
+		m.leading.start("controllers", c.Run)
+	}
+}
+
+// Run starts everything and blocks until ctx is done or something fails; the
+// first failure stops the rest and is returned. ctx ending, however it ends, is
+// a clean stop: Run returns nil. Losing leadership is a failure
+// (ErrLeadershipLost): a replica that lost the Lease may act on stale state, and
+// the safe answer is to exit and be restarted.
+func (m *Manager) Run(ctx context.Context) error {
+	g := newGroup(ctx)
+	m.mu.Lock()
+	if m.running != nil || m.stopped {
+		m.mu.Unlock()
+		return errors.New("controller: Manager.Run called twice")
+	}
+	m.running = g
+	if m.opts.MetricsAddr != "" {
+		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.Ready}
+		g.start("metrics server", srv.Run)
+	}
+	for _, inf := range m.order {
+		g.start("informer "+inf.Name(), inf.Run)
+	}
+	if m.elector == nil {
+		m.startControllers(g)
+	} else {
+		g.start("leader election", m.lead)
+	}
 	m.mu.Unlock()
-	for _, inf := range informers {
-		if !inf.HasSynced() {
-			return "", fmt.Errorf("informer %s has not synced", inf.Name())
+
+	<-g.ctx.Done()
+	// Forget the groups before waiting on them, so nothing is started in a group
+	// being waited on.
+	m.mu.Lock()
+	m.running, m.leading, m.stopped = nil, nil, true
+	m.mu.Unlock()
+	return g.wait()
+}
+
+// startControllers starts every controller in g and makes g where controllers
+// added later start; called with mu held.
+func (m *Manager) startControllers(g *group) {
+	m.leading = g
+	for _, c := range m.controllers {
+		g.start("controllers", c.Run)
+	}
+}
+
+// lead runs leader election: each term of leadership runs the controllers in a
+// group of its own, which ends with the term.
+func (m *Manager) lead(ctx context.Context) error {
+	var workErr error
+	err := m.elector.Run(ctx, func(lctx context.Context) {
+		term := newGroup(lctx)
+		m.mu.Lock()
+		if !m.stopped {
+			m.startControllers(term)
 		}
+		m.mu.Unlock()
+		<-term.ctx.Done()
+		m.mu.Lock()
+		if m.leading == term {
+			m.leading = nil
+		}
+		m.mu.Unlock()
+		workErr = term.wait()
+	}, nil)
+	return errors.Join(err, workErr)
+}
+
+// chain returns a hook that calls first, then second; either may be nil.
+func chain(first, second func(apiclient.RequestInfo)) func(apiclient.RequestInfo) {
+	if first == nil {
+		return second
 	}
-	switch {
-	case m.elector == nil:
-		return "", nil
-	case m.elector.IsLeader():
-		return "leader", nil
+	return func(r apiclient.RequestInfo) {
+		first(r)
+		second(r)
 	}
-	return "standby", nil
 }

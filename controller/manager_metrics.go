@@ -18,7 +18,7 @@ func (key InformerKey) labels() metrics.Labels {
 	if key.FieldSelector != "" {
 		sel += ";" + key.FieldSelector
 	}
-	return metrics.Labels{"informer": key.Resource, "namespace": key.Namespace, "selector": sel}
+	return metrics.Labels{"informer": key.Resource, "version": key.Version, "namespace": key.Namespace, "selector": sel}
 }
 
 // healthReporter is what a listwatch.Reflector offers beyond Run.
@@ -44,7 +44,6 @@ func (m *Manager) reflectorMetrics(key InformerKey, r healthReporter) {
 }
 
 func (m *Manager) informerMetrics(key InformerKey, inf *informer.Informer) {
-	sel := key.labels()["selector"]
 	l := key.labels()
 	m.reg.GaugeFunc("kubewire_informer_cache_objects", "Objects in the informer's cache.", l, func() float64 { return float64(inf.Len()) })
 	m.reg.GaugeFunc("kubewire_informer_fifo_depth", "Entries waiting in the informer's FIFO.", l, func() float64 { return float64(inf.FIFOLen()) })
@@ -56,7 +55,8 @@ func (m *Manager) informerMetrics(key InformerKey, inf *informer.Informer) {
 		return float64(most)
 	})
 	for _, t := range []string{"Added", "Updated", "Deleted", "Replaced", "Sync"} {
-		lt := metrics.Labels{"informer": key.Resource, "namespace": key.Namespace, "selector": sel, "type": t}
+		lt := key.labels()
+		lt["type"] = t
 		m.reg.CounterFunc("kubewire_informer_events_total", "Deltas the informer applied to its cache, by type.", lt, func() float64 { return float64(inf.Events()[t]) })
 	}
 	m.reg.GaugeFunc("kubewire_informer_synced", "1 once the informer and its handlers have the initial list.", l, func() float64 {

@@ -47,11 +47,11 @@ func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{LabelSelector: "app=web"})
-	b := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{LabelSelector: "app=web"})
-	c := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
-	d := m.Informer(apiclient.Namespaces, "ignored", apiclient.ListOptions{})
-	e := m.Informer(apiclient.Namespaces, "", apiclient.ListOptions{})
+	a := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web"})
+	b := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web"})
+	c := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	d := m.Informer(apiclient.Namespaces, informer.Options{Namespace: "ignored"})
+	e := m.Informer(apiclient.Namespaces, informer.Options{})
 	if a != b || a == c || d != e {
 		t.Fatal("informers are shared by (resource, namespace, selectors); cluster-scoped ones ignore the namespace")
 	}
@@ -63,7 +63,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	rec := newLog(map[string][]error{"default/b": {errors.New("transient")}})
 	ctrl := controller.New("pod-printer", rec, controller.Options{Log: quiet})
 	ctrl.Watch(pods, nil)
@@ -71,7 +71,7 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
 	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{<-rec.calls: true, <-rec.calls: true}
 	if !got["default/a err=<nil>"] || !got["default/b err=transient"] {
@@ -80,10 +80,10 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	<-rec.calls // b's retry, after 5 ms of real backoff
 	page := scrape(t, m.Registry())
 	for _, want := range []string{
-		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector=""} 2`,
+		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector="",version="v1"} 2`,
 		`kubewire_reconcile_total{controller="pod-printer"} 3`,
 		`kubewire_reconcile_errors_total{controller="pod-printer"} 1`,
-		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced"} 2`,
+		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced",version="v1"} 2`,
 		`workqueue_adds_total{name="pod-printer"}`,
 	} {
 		if !strings.Contains(page, want) {
@@ -104,7 +104,7 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Informer(apiclient.Pods, "", apiclient.ListOptions{})
+	m.Informer(apiclient.Pods, informer.Options{})
 	err = m.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "informer pods: forbidden") {
 		t.Fatalf("Run = %v, want the informer's error", err)
@@ -126,7 +126,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods := m.Informer(apiclient.Pods, "default", apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	rec := newLog(nil)
 	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
 	ctrl.Watch(pods, nil)
@@ -135,7 +135,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Namespace: "default"})
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
 	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
 	// Standby: the cache fills, nothing is reconciled.
 	if !pods.WaitForCacheSync(ctx) {

@@ -63,7 +63,7 @@ func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods := m.Informer(apiclient.Pods, ns, apiclient.ListOptions{})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: ns})
 	seen := &views{inf: pods, last: map[string]string{}}
 	ctrl := controller.New("chaos", seen, controller.Options{Workers: 2, Log: quiet})
 	ctrl.Watch(pods, nil)

@@ -85,7 +85,7 @@ func runDemo(parent context.Context, s *session) error {
 		Workers: 1, Log: s.log, Trace: trace})
 	// The same informer the controller uses (same resource, namespace and
 	// selector), so the story waits on the events the controller sees.
-	inf := m.Informer(apiclient.Pods, demoNamespace, apiclient.ListOptions{LabelSelector: demoSelector})
+	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: demoNamespace, LabelSelector: demoSelector})
 	seen := newPodEvents(demoPod)
 	inf.AddHandler("demo", seen.handler(), 0)
 

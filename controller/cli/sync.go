@@ -125,7 +125,7 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if err != nil {
 		return nil, err
 	}
-	return m.Informer(res, ns, s.listOptions()), nil
+	return m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector")}), nil
 }
 
 // listProgress counts the objects of the first list as the Reflector receives

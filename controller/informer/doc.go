@@ -40,9 +40,10 @@
 // safety net for a handler that missed or mishandled a change. Only the informer
 // resyncs (the Reflector the Manager builds never calls the FIFO's Resync):
 //
-//   - AddHandler's resync argument asks for it; 0 (the default) means never.
+//   - AddHandler's resync argument asks for it; 0 means the informer's
+//     Options.ResyncPeriod, which is 0 (never) unless set.
 //     controller.Options.ResyncPeriod is what Controller.Watch passes; it is 0
-//     unless set. A handler added by WatchWith never resyncs.
+//     unless set. WatchWith passes 0.
 //   - resyncLoop wakes at the shortest period asked for, picks the handlers that
 //     are due, and calls the FIFO's Resync, which queues a Sync delta with the
 //     stored object for each stored key that is not already queued.

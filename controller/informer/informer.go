@@ -30,6 +30,7 @@ type Informer struct {
 	source Runner
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
+	resync    time.Duration // Options.ResyncPeriod
 	clock     apiclient.Clock
 	trace     func(line string)
 
@@ -58,7 +59,7 @@ func New(opts Options) *Informer {
 	if opts.Name == "" {
 		opts.Name = opts.Resource.String()
 	}
-	inf := &Informer{name: opts.Name, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
+	inf := &Informer{name: opts.Name, resync: opts.ResyncPeriod, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
 	}
@@ -103,13 +104,16 @@ func (r *Registration) WaitForSync(ctx context.Context) bool {
 // AddHandler registers h under name, which names it in trace lines ("handler add
 // default/web-1 to=podrestart"); "" names it by its place, "#0" for the first. With
 // resync > 0, h also gets an OnUpdate(obj, obj) for every cached object each
-// resync period. A handler added after Run first gets the whole current cache as
-// adds (initialList true).
+// resync period; resync 0 means Options.ResyncPeriod. A handler added after Run
+// first gets the whole current cache as adds (initialList true).
 func (inf *Informer) AddHandler(name string, h Handler, resync time.Duration) *Registration {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
 	if name == "" {
 		name = fmt.Sprintf("#%d", len(inf.listeners))
+	}
+	if resync == 0 {
+		resync = inf.resync
 	}
 	l := newListener(name, h, resync)
 	if resync > 0 {

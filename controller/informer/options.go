@@ -2,6 +2,7 @@ package informer
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/fifo"
@@ -12,6 +13,9 @@ import (
 type Options struct {
 	// Name is for logs and metrics ("pods"); "" means Resource.String().
 	Name string
+	// ResyncPeriod is the resync of a handler added with AddHandler's resync 0
+	// (client-go's default resync); 0 means never.
+	ResyncPeriod time.Duration
 	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
 	// when handlers look at several objects of the cache together (the cache then
 	// always stands at one resourceVersion); DeltaFIFO batches each object's changes

@@ -20,12 +20,18 @@ func (e *Elector) acquire(ctx context.Context) bool {
 	log := e.cfg.Logger.With("lease", e.cfg.Namespace+"/"+e.cfg.Name, "identity", e.cfg.Identity)
 	for {
 		ok, err := e.tryAcquire(ctx)
+		if ctx.Err() == nil {
+			e.tried(err)
+		}
 		switch {
 		case ok:
 			log.Info("acquired lease", "transitions", e.lease.Spec.LeaseTransitions)
 			return true
 		case err != nil && ctx.Err() == nil:
-			log.Debug("could not read or write the lease; will try again", "err", err)
+			// A Warn, each time: a Lease that cannot be read or written (its
+			// namespace missing, the RBAC rule missing) keeps every replica a
+			// standby, and would otherwise be silent.
+			log.Warn("could not read or write the lease; will try again", "err", err, "failures", e.Status().Failures)
 		case err == nil && e.lease != nil:
 			log.Debug("lease held by another replica", "holder", e.lease.Spec.HolderIdentity, "expires", e.expiry())
 		}

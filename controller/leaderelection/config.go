@@ -67,7 +67,8 @@ type Config struct {
 	// Clock is the time source; nil means the wall clock. Tests pass a fake one.
 	Clock apiclient.Clock
 	// Logger receives what the elector does (acquired, lost, released at Info;
-	// failed tries at Debug); nil logs nothing.
+	// every failed request to read or write the Lease at Warn, Status.Failures
+	// counting them); nil logs nothing.
 	Logger *slog.Logger
 }
 

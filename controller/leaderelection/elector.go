@@ -3,6 +3,7 @@ package leaderelection
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,6 +58,13 @@ type Status struct {
 	ObservedAt time.Time
 	// RenewedAt is when this replica last wrote the Lease as its holder.
 	RenewedAt time.Time
+	// Failures counts the latest tries in a row whose request to read or write
+	// the Lease failed (a missing namespace, a missing RBAC rule, an unreachable
+	// server); any try that got an answer resets it, a contest lost included.
+	// LastError says why the latest failed, naming the Lease; "" when Failures
+	// is 0. A Manager is not ready while Failures is 2 or more.
+	Failures  int
+	LastError string
 }
 
 // New checks cfg, fills in its defaults, and returns an Elector that has not yet
@@ -146,6 +154,19 @@ func (e *Elector) observe(l *Lease) {
 			e.cfg.OnNewLeader(h)
 		}
 	}
+}
+
+// tried publishes the outcome of one try (a candidate's attempt, a leader's
+// renewal): err is its failed request, nil when it got an answer.
+func (e *Elector) tried(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err == nil {
+		e.status.Failures, e.status.LastError = 0, ""
+		return
+	}
+	e.status.Failures++
+	e.status.LastError = fmt.Sprintf("lease %s/%s: %v", e.cfg.Namespace, e.cfg.Name, err)
 }
 
 // expiry is when, on our clock, the lease as last seen runs out: LeaseDuration

@@ -83,6 +83,7 @@ func (e *Elector) renewLoop(ctx context.Context, workDone <-chan struct{}) error
 		cancel()
 		switch {
 		case err == nil:
+			e.tried(nil)
 			renewed = now
 			e.setLeading(true, now)
 			wait, lastErr = e.cfg.RetryPeriod, nil
@@ -93,7 +94,8 @@ func (e *Elector) renewLoop(ctx context.Context, workDone <-chan struct{}) error
 			return nil // the renewal failed because we are shutting down
 		}
 		lastErr = err
-		e.cfg.Logger.Debug("renewal failed; will try again", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "err", err)
+		e.tried(err)
+		e.cfg.Logger.Warn("renewal failed; will try again", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "err", err, "failures", e.Status().Failures)
 		wait = min(e.cfg.RetryPeriod, renewed.Add(e.cfg.RenewDeadline).Sub(e.clock.Now()))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/podrestart"
 )
 
@@ -50,7 +51,7 @@ func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.
 	}
 	defer w.Close()
 	// The pod must have been seen Pending first: wait until the controller's cache has it.
-	inf := m.Informer(apiclient.Pods, ns, apiclient.ListOptions{LabelSelector: "app=nginx"})
+	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: ns, LabelSelector: "app=nginx"})
 	if !inf.WaitForCacheSync(ctx) {
 		t.Fatal("never synced")
 	}

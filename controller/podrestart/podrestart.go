@@ -52,7 +52,7 @@ func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Restar
 	}
 	r := &Restarter{opts: opts, client: m.Client(), pending: map[string]string{}, owed: map[string][]string{}}
 	ctrl := controller.New("podrestart", r, controller.Options{Workers: opts.Workers, Log: opts.Log, Trace: opts.Trace})
-	pods := m.Informer(apiclient.Pods, opts.Namespace, apiclient.ListOptions{LabelSelector: opts.LabelSelector})
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: opts.Namespace, LabelSelector: opts.LabelSelector})
 	ctrl.WatchWith(pods, r.handler)
 	m.Add(ctrl)
 	return ctrl, r
