@@ -58,6 +58,7 @@ type InformerKey struct {
 	Version                      string // "v1", "v1alpha1"
 	Namespace                    string // "" for all namespaces
 	LabelSelector, FieldSelector string
+	MetadataOnly                 bool // a cache of PartialObjectMetadata, not whole objects
 }
 
 // ManagerOptions tune a Manager. The zero value runs without leader election and
@@ -139,7 +140,7 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	if !res.Namespaced {
 		opts.Namespace = ""
 	}
-	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector}
+	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector, MetadataOnly: opts.MetadataOnly}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if inf, ok := m.informers[key]; ok {
@@ -159,6 +160,9 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	var source informer.Runner
 	if opts.Source == nil {
 		rc := m.client.Resource(res).Namespace(key.Namespace)
+		if opts.MetadataOnly {
+			rc = rc.MetadataOnly()
+		}
 		opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
 			source = m.opts.Source(key, rc, sink)
 			return source

@@ -109,7 +109,8 @@ func runSync(ctx context.Context, s *session) error {
 }
 
 // syncInformer builds the informer sync runs: the Reflector for res in ns with -l
-// and --field-selector (--watch-list streams the list), into a FIFO and the store.
+// and --field-selector (--watch-list streams the list; --metadata-only asks for
+// PartialObjectMetadata), into a FIFO and the store.
 // OnStep hands every Reflector step to progress; --trace prints each as a
 // "listwatch …" line.
 //
@@ -125,7 +126,7 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if err != nil {
 		return nil, err
 	}
-	return m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector")}), nil
+	return m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), MetadataOnly: s.boolean("metadata-only")}), nil
 }
 
 // listProgress counts the objects of the first list as the Reflector receives

@@ -52,7 +52,7 @@ func TestIntegration_sync_dump_and_until_events(t *testing.T) {
 	}
 	env := map[string]string{"KUBECONFIG": path}
 
-	for _, extra := range [][]string{nil, {"--watch-list"}} {
+	for _, extra := range [][]string{nil, {"--watch-list"}, {"--metadata-only"}, {"--metadata-only", "--watch-list"}} {
 		code, stdout, stderr := run(t, env, append([]string{"sync", "configmaps", "-n", ns, "--dump"}, extra...)...)
 		list, err := cms.List(ctx, apiclient.ListOptions{})
 		if err != nil {

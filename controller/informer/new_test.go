@@ -51,3 +51,36 @@ func TestNew_without_a_Source_lists_and_watches_Client_and_Resource(t *testing.T
 		t.Fatal(err)
 	}
 }
+
+// TestNew_MetadataOnly_caches_PartialObjectMetadata: with MetadataOnly the cache
+// holds each object's metadata and nothing of its spec.
+func TestNew_MetadataOnly_caches_PartialObjectMetadata(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := c.Resource(apiclient.Pods).Namespace("demo").Create(ctx, pod("a", ""), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	inf := informer.New(informer.Options{Client: c, Resource: apiclient.Pods, Namespace: "demo", MetadataOnly: true, Logger: quietLog})
+	done := make(chan error, 1)
+	go func() { done <- inf.Run(ctx) }()
+	if !inf.WaitForCacheSync(ctx) {
+		t.Fatal("never synced")
+	}
+	o, ok := inf.Get("demo", "a")
+	if !ok {
+		t.Fatal("demo/a is not cached")
+	}
+	if _, hasSpec := o.Field("spec"); o.Kind != "PartialObjectMetadata" || hasSpec || o.Metadata.Name != "a" {
+		t.Fatalf("cached %s, want PartialObjectMetadata of a without spec", o.Raw())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -13,6 +13,14 @@ import (
 type Options struct {
 	// Name is for logs and metrics ("pods"); "" means Resource.String().
 	Name string
+	// MetadataOnly caches each object's metadata alone: the Reflector lists and
+	// watches as PartialObjectMetadata (apiclient.ResourceClient.MetadataOnly), so
+	// the server sends kind, apiVersion and metadata, nothing of spec or status, and
+	// the cache holds a few hundred bytes an object. For a controller that needs
+	// names, labels, owners or finalizers of many objects it never reads in full
+	// (client-go's metadatainformer, controller-runtime's OnlyMetadata). A Source
+	// of your own ignores it.
+	MetadataOnly bool
 	// ResyncPeriod is the resync of a handler added with AddHandler's resync 0
 	// (client-go's default resync); 0 means never.
 	ResyncPeriod time.Duration

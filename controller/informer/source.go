@@ -26,6 +26,9 @@ func source(opts Options) func(fifo.Sink[*apiclient.Object]) Runner {
 		ns = ""
 	}
 	rc := opts.Client.Resource(opts.Resource).Namespace(ns)
+	if opts.MetadataOnly {
+		rc = rc.MetadataOnly()
+	}
 	lw := listwatch.Options{
 		Name:          opts.Name,
 		LabelSelector: opts.LabelSelector,
