@@ -58,6 +58,9 @@
 //     (Registration.Backlog). Nothing is dropped.
 //   - The store is updated before handlers are told, so a handler that reads the
 //     cache sees at least what it is told about.
+//   - Cached objects are shared, read-only: the store and every handler hold the
+//     same *apiclient.Object, and objects with equal labels share one Labels map
+//     (labels.go). Change a Copy, never a cached object.
 //   - A delete learned from a relist reaches OnDelete with finalStateUnknown set;
 //     it is never an interface{} to type-switch on.
 //   - A failed list never replaces the cache and never counts towards sync: the

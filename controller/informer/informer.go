@@ -30,6 +30,7 @@ type Informer struct {
 	source Runner
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
+	labels    labelSets     // shared label maps of cached objects (labels.go)
 	resync    time.Duration // Options.ResyncPeriod
 	clock     apiclient.Clock
 	trace     func(line string)

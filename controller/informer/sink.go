@@ -9,7 +9,8 @@ import (
 
 // entrySink is the FIFO as the source (the Reflector) sees it: every object that
 // enters — a watch's add, update or delete, every object of a list — goes through
-// Options.Transform first, on the source's goroutine and outside the FIFO's lock,
+// Options.Transform first (and an object to be cached then shares its labels,
+// labels.go), on the source's goroutine and outside the FIFO's lock,
 // so the FIFO, the store and the handlers only ever hold transformed objects. What
 // the FIFO makes up itself never comes this way and is not transformed again: a
 // relist's deletes and a resync's Sync deltas carry the stored object, which
@@ -28,6 +29,7 @@ func (s entrySink) Add(obj *apiclient.Object) error {
 	if err != nil {
 		return err
 	}
+	s.inf.labels.share(obj)
 	return s.Queue.Add(obj)
 }
 
@@ -36,6 +38,7 @@ func (s entrySink) Update(obj *apiclient.Object) error {
 	if err != nil {
 		return err
 	}
+	s.inf.labels.share(obj)
 	return s.Queue.Update(obj)
 }
 
@@ -60,6 +63,9 @@ func (s entrySink) Replace(list []*apiclient.Object, rv string) error {
 			}
 		}
 		list = out
+	}
+	for _, obj := range list {
+		s.inf.labels.share(obj)
 	}
 	err := s.Queue.Replace(list, rv)
 	s.inf.markSyncedOnce()
