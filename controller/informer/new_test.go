@@ -26,52 +26,18 @@ func TestNew_without_a_Source_and_nothing_to_build_one_from_fails_in_Run(t *test
 // TestNew_without_a_Source_lists_and_watches_Client_and_Resource: the default Source
 // is a Reflector on the Options' client, resource, namespace and selectors.
 func TestNew_without_a_Source_lists_and_watches_Client_and_Resource(t *testing.T) {
-	srv := apitest.NewServer(nil)
-	defer srv.Close()
-	c, err := srv.Client(apiclient.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if _, err := c.Resource(apiclient.Pods).Namespace("demo").Create(ctx, pod("a", ""), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	inf := informer.New(informer.Options{Client: c, Resource: apiclient.Pods, Namespace: "demo", Logger: quietLog})
-	done := make(chan error, 1)
-	go func() { done <- inf.Run(ctx) }()
-	if !inf.WaitForCacheSync(ctx) {
-		t.Fatal("never synced")
-	}
+	inf := runOnServer(t, informer.Options{Resource: apiclient.Pods, Namespace: "demo"},
+		`{"metadata":{"name":"a","namespace":"demo"}}`)
 	if _, ok := inf.Get("demo", "a"); !ok || inf.Len() != 1 {
 		t.Fatalf("cache holds %d objects, want demo/a", inf.Len())
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
 	}
 }
 
 // TestNew_MetadataOnly_caches_PartialObjectMetadata: with MetadataOnly the cache
 // holds each object's metadata and nothing of its spec.
 func TestNew_MetadataOnly_caches_PartialObjectMetadata(t *testing.T) {
-	srv := apitest.NewServer(nil)
-	defer srv.Close()
-	c, err := srv.Client(apiclient.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if _, err := c.Resource(apiclient.Pods).Namespace("demo").Create(ctx, pod("a", ""), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	inf := informer.New(informer.Options{Client: c, Resource: apiclient.Pods, Namespace: "demo", MetadataOnly: true, Logger: quietLog})
-	done := make(chan error, 1)
-	go func() { done <- inf.Run(ctx) }()
-	if !inf.WaitForCacheSync(ctx) {
-		t.Fatal("never synced")
-	}
+	inf := runOnServer(t, informer.Options{Resource: apiclient.Pods, Namespace: "demo", MetadataOnly: true},
+		`{"metadata":{"name":"a","namespace":"demo"},"spec":{"nodeName":"n1"}}`)
 	o, ok := inf.Get("demo", "a")
 	if !ok {
 		t.Fatal("demo/a is not cached")
@@ -79,8 +45,38 @@ func TestNew_MetadataOnly_caches_PartialObjectMetadata(t *testing.T) {
 	if _, hasSpec := o.Field("spec"); o.Kind != "PartialObjectMetadata" || hasSpec || o.Metadata.Name != "a" {
 		t.Fatalf("cached %s, want PartialObjectMetadata of a without spec", o.Raw())
 	}
-	cancel()
-	if err := <-done; err != nil {
+}
+
+// runOnServer creates objects (JSON, of opts.Resource) on an in-memory API server,
+// runs an informer built from opts with that server's client and no Source, and
+// returns it synced. The informer stops, and Run's error is checked, at the end
+// of the test.
+func runOnServer(t *testing.T, opts informer.Options, objects ...string) *informer.Informer {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	for _, o := range objects {
+		if _, err := c.Resource(opts.Resource).Create(ctx, []byte(o), apiclient.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts.Client, opts.Logger = c, quietLog
+	inf := informer.New(opts)
+	done := make(chan error, 1)
+	go func() { done <- inf.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	if !inf.WaitForCacheSync(ctx) {
+		t.Fatal("never synced")
+	}
+	return inf
 }
