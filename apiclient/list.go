@@ -54,6 +54,9 @@ func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts De
 	}
 	defer resp.Body.Close()
 	if err := decodeList(resp.Body, dopts, header, fn); err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err() // the body was cut because the caller gave up
+		}
 		return fmt.Errorf("list %s: %w", r.res, err)
 	}
 	return nil

@@ -160,12 +160,15 @@ func (s *Server) reply(rep Reply) {
 }
 
 // hold keeps a response open, sending nothing, until the client leaves or the
-// server closes.
+// server closes, and then drops the connection. Returning normally instead would
+// make net/http answer 200 with an empty body — an answer the client could still
+// read if it was waiting, or racing its own cancellation.
 func (rs *replayState) hold(r *http.Request) {
 	select {
 	case <-r.Context().Done():
 	case <-rs.closed:
 	}
+	panic(http.ErrAbortHandler)
 }
 
 func (rs *replayState) finish() { rs.doneOnce.Do(func() { close(rs.done) }) }
