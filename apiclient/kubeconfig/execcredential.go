@@ -213,21 +213,28 @@ func isTerminal(f *os.File) bool {
 
 // capped keeps up to max bytes and notes whether there were more. The zero value
 // keeps nothing; exec.Cmd writes to it from one goroutine, so it needs no lock.
+//
+// The buffer is a field, not embedded: an embedded bytes.Buffer would lend capped
+// its ReadFrom, and io.Copy (which exec.Cmd uses) prefers ReadFrom to Write, so the
+// cap below would never run.
 type capped struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int
 	over bool
 }
 
 func (c *capped) Write(b []byte) (int, error) {
 	n := len(b) // report all of it taken, or the plugin would see a broken pipe
-	if room := c.max - c.Len(); n > room {
+	if room := c.max - c.buf.Len(); n > room {
 		c.over = true
 		b = b[:max(room, 0)]
 	}
-	c.Buffer.Write(b)
+	c.buf.Write(b)
 	return n, nil
 }
+
+// Bytes returns what was kept.
+func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
 // tail keeps the last max bytes written: a failing program's reason is at the end.
 // Like capped: set max; one writer at a time.
