@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,21 +19,38 @@ type Env struct {
 	Getenv func(string) string
 }
 
-// command is one subcommand: its name, a line of help, and what it does.
+// command is one subcommand: its name, a line of help, how many arguments it takes
+// after its name (at most maxArgs; -1: any number), and what it does.
 type command struct {
 	name, args, help string
+	maxArgs          int
 	run              func(ctx context.Context, s *session) error
 }
 
 // commands in the order the help lists them.
 var commands = []command{
-	{"run", "", "the example controller: restart a deployment when a watched pod becomes Running", runRun},
-	{"get", "RESOURCE [NAME]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", runGet},
-	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", runAPIResources},
-	{"watch", "RESOURCE", "one line per event: TYPE namespace/name resourceVersion (-o json: the events)", runWatch},
-	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", runSync},
-	{"record", "RESOURCE -o FILE", "write the LIST and watch events to FILE, for apitest to replay (secrets redacted)", runRecord},
-	{"demo", "", "the run controller on an API server in this process, with --trace: no cluster needed", runDemo},
+	{"run", "[podrestart]", "the example controller: restart a deployment when a watched pod becomes Running", 1, runRun},
+	{"get", "RESOURCE [NAME...]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", -1, runGet},
+	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", 0, runAPIResources},
+	{"watch", "RESOURCE", "one line per event: TYPE namespace/name resourceVersion (-o json: the events)", 1, runWatch},
+	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", 1, runSync},
+	{"record", "RESOURCE -o FILE", "write the LIST and watch events to FILE, for apitest to replay (secrets redacted)", 1, runRecord},
+	{"demo", "", "the run controller on an API server in this process, with --trace: no cluster needed", 0, runDemo},
+}
+
+// checkArgs refuses what a command would otherwise ignore or misread: arguments
+// past the ones it takes, and an empty one ("" is what an unset shell variable
+// gives: `get pods "$NAME"` must not print every pod).
+func (c command) checkArgs(args []string) error {
+	if c.maxArgs >= 0 && len(args) > c.maxArgs {
+		return usagef("%s takes %s, not %q", c.name, cmp.Or(c.args, "no arguments"), args)
+	}
+	for _, a := range args {
+		if a == "" {
+			return usagef("%s: an empty argument is not a resource or a name (an unset shell variable?)", c.name)
+		}
+	}
+	return nil
 }
 
 // flags every command understands, kubectl's names; commands that take only some
@@ -104,6 +122,9 @@ func Main(ctx context.Context, argv []string, env Env) int {
 		return fail(env, usagef("unknown command %q", name))
 	}
 	if err := p.checkCommand(flags, name); err != nil {
+		return fail(env, err)
+	}
+	if err := cmd.checkArgs(p.args); err != nil {
 		return fail(env, err)
 	}
 	if err := p.checkSelectors(); err != nil {

@@ -54,6 +54,16 @@ func TestUsage_errors_exit_2_with_one_line_and_a_hint(t *testing.T) {
 		{"frobnicate"},
 		{"get", "pods", "-o", "xml"},
 		{"api-resources", "-o", "json"},
+		// Arguments a command would ignore or misread (issue 16, rule 4).
+		{"get", "pods", ""},
+		{"get", ""},
+		{"api-resources", "extra"},
+		{"sync", "pods", "more"},
+		{"run", "foo-that-does-not-exist"},
+		{"sync", "pods", "--until-events", "0"},
+		{"sync", "pods", "--until-events=-5"},
+		{"record", "pods", "-o", "x.rec", "--events", "0"},
+		{"run", "--workers", "0"},
 	} {
 		code, stdout, stderr := run(t, nil, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")

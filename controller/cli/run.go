@@ -13,6 +13,9 @@ import (
 // (package podrestart). It writes to a real cluster, so it first says where it
 // acts and what it may change.
 func runRun(ctx context.Context, s *session) error {
+	if len(s.args) == 1 && s.args[0] != "podrestart" {
+		return usagef("run: unknown controller %q (there is podrestart)", s.args[0])
+	}
 	c, cfg, err := s.connect()
 	if err != nil {
 		return err
