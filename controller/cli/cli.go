@@ -100,7 +100,8 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	// One lock for both streams. (Found by TestSecurity_credentials_never_reach_output_logs_or_trace:
 	// sync --trace raced its summary line against the watch's trace.)
 	var mu sync.Mutex
-	env.Stdout, env.Stderr = &lockedWriter{mu: &mu, w: env.Stdout}, &lockedWriter{mu: &mu, w: env.Stderr}
+	stdout := &lockedWriter{mu: &mu, w: env.Stdout}
+	env.Stdout, env.Stderr = stdout, &lockedWriter{mu: &mu, w: env.Stderr}
 	p, err := parseArgs(flags, argv)
 	if err != nil {
 		return fail(env, err)
@@ -134,6 +135,12 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	s.log = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
 	if err := cmd.run(ctx, s); err != nil {
 		return fail(env, err)
+	}
+	// Results that did not reach standard output (a full disk, a closed pipe) are
+	// a failure, whatever the command thought it printed: a script must not take
+	// exit 0 for "here is the list".
+	if err := stdout.failed(); err != nil {
+		return fail(env, fmt.Errorf("write standard output: %w", err))
 	}
 	return 0
 }
