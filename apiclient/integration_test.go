@@ -179,8 +179,21 @@ func TestIntegration_custom_resource(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitEstablished(t, ctx, crds, "widgets.it.kubewire.dev")
-	c.Invalidate() // discovery learned the server's resources before the CRD existed
-
+	// Established can come before the server's discovery document lists the new
+	// group (it is rebuilt asynchronously; seen once in CI), and there is nothing
+	// to watch for that: ask again, forgetting what discovery learned, until it
+	// does or a minute has passed. kubectl retries the same way.
+	for tick := time.NewTicker(100 * time.Millisecond); ; <-tick.C {
+		c.Invalidate()
+		_, err := c.Resolve(ctx, "widgets")
+		if err == nil {
+			tick.Stop()
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("Resolve(widgets) a minute after the CRD was Established: %v", err)
+		}
+	}
 	for _, name := range []string{"widgets", "widget", "wdg", "widgets.it.kubewire.dev", "pods", "deploy"} {
 		if _, err := c.Resolve(ctx, name); err != nil {
 			t.Fatalf("Resolve(%q): %v", name, err)
