@@ -78,10 +78,12 @@ type ManagerOptions struct {
 	// builds (the sync command counts the first list's objects with it).
 	OnStep func(listwatch.Step)
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
-	// (reflector.go); tests substitute a script.
+	// the informer would build itself (informer.Options.ReflectorOptions), with
+	// WatchList and OnStep (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner
-	// Clock times the informers' resyncs and, unless its Config has a clock of
-	// its own, leader election; nil means the wall clock. Give the controllers'
+	// Clock times the informers' resyncs, their Reflectors' backoffs and watch
+	// timeouts and, unless its Config has a clock of its own, leader election;
+	// nil means the wall clock. Give the controllers'
 	// Options and the client the same Clock (clock.go).
 	Clock Clock
 	// Log receives what the Manager, its Reflectors and its leader election log
@@ -97,9 +99,6 @@ type ManagerOptions struct {
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
-	}
-	if opts.Source == nil {
-		opts.Source = reflectorSource(opts.Log, opts.Trace, opts.OnStep, opts.WatchList)
 	}
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
@@ -159,12 +158,14 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	}
 	var source informer.Runner
 	if opts.Source == nil {
-		rc := m.client.Resource(res).Namespace(key.Namespace)
-		if opts.MetadataOnly {
-			rc = rc.MetadataOnly()
-		}
+		opts.Client, opts.Resource, opts.Logger = m.client, res, cmp.Or(opts.Logger, m.opts.Log)
+		rc, lw := opts.ResourceClient(), opts.ReflectorOptions()
 		opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
-			source = m.opts.Source(key, rc, sink)
+			if m.opts.Source != nil {
+				source = m.opts.Source(key, rc, sink)
+			} else {
+				source = m.reflector(rc, lw, sink)
+			}
 			return source
 		}
 	}

@@ -1,38 +1,28 @@
 package controller
 
 import (
-	"log/slog"
-
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
-// reflectorSource builds each informer's Reflector: LIST and watch with the
-// informer's selectors, writing into the informer's FIFO (through its
-// Transform: sink is the informer's entry to the FIFO). Every step goes to
-// onStep when set, and with a trace is one "listwatch …" line; what it logs goes
-// to log, the Manager's logger.
-func reflectorSource(log *slog.Logger, trace func(string), onStep func(listwatch.Step), watchList bool) func(InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
-	return func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
-		opts := listwatch.Options{
-			Name:          key.Resource,
-			LabelSelector: key.LabelSelector,
-			FieldSelector: key.FieldSelector,
-			WatchList:     watchList,
-			Logger:        log,
-		}
-		if trace != nil || onStep != nil {
-			opts.OnStep = func(s listwatch.Step) {
-				if onStep != nil {
-					onStep(s)
-				}
-				if trace != nil {
-					trace("listwatch " + s.String())
-				}
+// reflector builds an informer's Reflector on rc with lw, the informer's own
+// (informer.Options.ReflectorOptions: name, selectors, clock, logger), and what the
+// Manager adds: a streaming list with WatchList, and every step to OnStep and, with
+// a trace, as one "listwatch …" line.
+func (m *Manager) reflector(rc apiclient.ResourceClient, lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	lw.WatchList = m.opts.WatchList
+	trace, onStep := m.opts.Trace, m.opts.OnStep
+	if trace != nil || onStep != nil {
+		lw.OnStep = func(s listwatch.Step) {
+			if onStep != nil {
+				onStep(s)
+			}
+			if trace != nil {
+				trace("listwatch " + s.String())
 			}
 		}
-		return listwatch.New(rc, sink, opts)
 	}
+	return listwatch.New(rc, sink, lw)
 }

@@ -10,10 +10,9 @@ import (
 )
 
 // source is what fills the FIFO when Options.Source is nil: a listwatch Reflector
-// on Options.Client and Options.Resource, in Options.Namespace ("" for all), with
-// the Options' selectors, clock and logger, and otherwise listwatch's defaults.
-// Without a Client or a Resource there is nothing to list: the Runner returned
-// fails Run with an error that says so, rather than New panicking.
+// on Options.ResourceClient with Options.ReflectorOptions. Without a Client or a
+// Resource there is nothing to list: the Runner returned fails Run with an error
+// that says so, rather than New panicking.
 func source(opts Options) func(fifo.Sink[*apiclient.Object]) Runner {
 	if opts.Source != nil {
 		return opts.Source
@@ -21,22 +20,37 @@ func source(opts Options) func(fifo.Sink[*apiclient.Object]) Runner {
 	if opts.Client == nil || opts.Resource.Name == "" {
 		return func(fifo.Sink[*apiclient.Object]) Runner { return noSource{opts.Name} }
 	}
-	ns := opts.Namespace
-	if !opts.Resource.Namespaced {
+	rc, lw := opts.ResourceClient(), opts.ReflectorOptions()
+	return func(sink fifo.Sink[*apiclient.Object]) Runner { return listwatch.New(rc, sink, lw) }
+}
+
+// ResourceClient is what the default Source lists and watches: Client's client
+// for Resource, in Namespace (in all namespaces for a cluster-scoped resource),
+// asking for PartialObjectMetadata when MetadataOnly is set. controller.Manager
+// builds its informers' Reflectors on it too.
+func (o Options) ResourceClient() apiclient.ResourceClient {
+	ns := o.Namespace
+	if !o.Resource.Namespaced {
 		ns = ""
 	}
-	rc := opts.Client.Resource(opts.Resource).Namespace(ns)
-	if opts.MetadataOnly {
+	rc := o.Client.Resource(o.Resource).Namespace(ns)
+	if o.MetadataOnly {
 		rc = rc.MetadataOnly()
 	}
-	lw := listwatch.Options{
-		Name:          opts.Name,
-		LabelSelector: opts.LabelSelector,
-		FieldSelector: opts.FieldSelector,
-		Clock:         opts.Clock,
-		Logger:        opts.Logger,
+	return rc
+}
+
+// ReflectorOptions are the listwatch.Options of the default Source's Reflector:
+// the informer's name, selectors, clock and logger, and listwatch's defaults for
+// the rest. controller.Manager starts from them too.
+func (o Options) ReflectorOptions() listwatch.Options {
+	return listwatch.Options{
+		Name:          o.Name,
+		LabelSelector: o.LabelSelector,
+		FieldSelector: o.FieldSelector,
+		Clock:         o.Clock,
+		Logger:        o.Logger,
 	}
-	return func(sink fifo.Sink[*apiclient.Object]) Runner { return listwatch.New(rc, sink, lw) }
 }
 
 // noSource is the Source of an informer given nothing to build one from.
