@@ -54,10 +54,7 @@ func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts De
 	}
 	defer resp.Body.Close()
 	if err := decodeList(resp.Body, dopts, header, fn); err != nil {
-		if ctx.Err() != nil {
-			err = ctx.Err() // the body was cut because the caller gave up
-		}
-		return fmt.Errorf("list %s: %w", r.res, err)
+		return fmt.Errorf("list %s: %w", r.res, gaveUp(ctx, err))
 	}
 	return nil
 }

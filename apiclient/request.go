@@ -54,14 +54,7 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		}
 		resp, err := c.send(ctx, r, u.String())
 		if err != nil {
-			if ctx.Err() != nil {
-				// The caller gave up, and the transport may say so as a broken
-				// connection (unexpected EOF) rather than as the cancellation: report
-				// the cause, so errors.Is(err, context.Canceled) tells a stop from a
-				// failure.
-				err = ctx.Err()
-			}
-			return nil, fmt.Errorf("%s %s: %w", r.verb, where, unwrapURLError(err))
+			return nil, fmt.Errorf("%s %s: %w", r.verb, where, unwrapURLError(gaveUp(ctx, err)))
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return resp, nil
@@ -203,4 +196,17 @@ func (b *tokenBucket) reserve() time.Duration {
 		return 0
 	}
 	return time.Duration(-b.tokens / b.qps * float64(time.Second))
+}
+
+// gaveUp returns ctx's error once ctx is done, and err otherwise. When the caller
+// has given up, what the transport or a body read saw after that — a broken
+// connection, an unexpected EOF — is its consequence, not a failure of the server:
+// reporting the cause lets errors.Is(err, context.Canceled) tell a stop from a
+// failure. Every read of a response goes through it: do, and the verbs that read a
+// body after do returned (call, listEach).
+func gaveUp(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }

@@ -155,7 +155,7 @@ func (r ResourceClient) call(ctx context.Context, req request) (*Object, error) 
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: read response: %w", req.verb, req.path, err)
+		return nil, fmt.Errorf("%s %s: read response: %w", req.verb, req.path, gaveUp(ctx, err))
 	}
 	obj, err := DecodeOptions{KeepManagedFields: true}.Decode(data)
 	if err != nil {
