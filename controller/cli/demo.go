@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -238,29 +237,4 @@ func (p *podEvents) handler() informer.HandlerFuncs {
 			}
 		},
 	}
-}
-
-// lockedWriter serialises writes to w under mu, which may be shared with other
-// lockedWriters. Safe for concurrent use; the zero value is not (mu is nil).
-type lockedWriter struct {
-	mu  *sync.Mutex
-	w   io.Writer
-	err error // the first failed write, under mu: Main turns it into exit 1
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n, err := l.w.Write(p)
-	if err != nil && l.err == nil {
-		l.err = err
-	}
-	return n, err
-}
-
-// failed returns the first write that failed, if any.
-func (l *lockedWriter) failed() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.err
 }
