@@ -14,8 +14,8 @@ import (
 // entries it has (one group of eight slots and a header) — more than the rest of a
 // pod's metadata. So as an object enters the cache, its Labels map is replaced by
 // an equal map the informer has already seen, when there is one; the duplicate
-// becomes garbage. Measured on 10,000 metadata-only pods of one Deployment-like
-// set: 1.26 → 0.9 KB a pod.
+// becomes garbage. Measured on 10,000 metadata-only pods in 16 label sets (as 16
+// ReplicaSets would have): 12.3 → 9.2 MiB of heap, about 1.3 → 1.0 KB a pod.
 //
 // This is safe because cached objects are read-only: from the FIFO on, the store
 // and every handler share each object without a lock, so nothing may change one
