@@ -142,3 +142,11 @@ func ExampleIsNotFound() {
 	fmt.Println(apiclient.IsNotFound(err), apiclient.IsConflict(err), apiclient.ReasonOf(err))
 	// Output: true false NotFound
 }
+
+// A test that must know which release it talks to asks once; a vendor's "+" is
+// allowed.
+func ExampleServerVersion_AtLeast() {
+	v := apiclient.ServerVersion{Major: "1", Minor: "32+", GitVersion: "v1.32.4-gke.1200"}
+	fmt.Println(v.AtLeast(1, 32), v.AtLeast(1, 35))
+	// Output: true false
+}

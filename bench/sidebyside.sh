@@ -10,6 +10,9 @@
 # children and nothing else sits between.
 set -euo pipefail
 cd "$(dirname "$0")"
+# The server the sync phase starts (../.ci/cluster/up.sh): the newest release tested, as
+# client-go v0.37.2 is the newest client; KUBE_VERSION=1.32.4 for the oldest.
+export KUBE_VERSION=${KUBE_VERSION:-1.37.2}
 mkdir -p bin
 go build -o bin/sidebyside ./sidebyside
 exec ./bin/sidebyside "$@"

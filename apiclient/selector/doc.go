@@ -27,7 +27,9 @@
 // # Guarantees
 //   - Parse accepts what the API server's label selector parser accepts and refuses
 //     what it refuses, with one exception: a NUL byte (see lex.go);
-//     integration_test.go holds a real kube-apiserver to that. Keys and values
+//     integration_test.go holds real kube-apiservers to that. The grammar is
+//     that of Kubernetes 1.35 and later; servers before 1.35 also refuse some runs
+//     of commas in a set, "(,,)" among them (see valueSet in labelparse.go). Keys and values
 //     are validated by the server's rules: a key is a name of at most 63
 //     characters (alphanumerics, '-', '_', '.', alphanumeric at both ends) with an
 //     optional lowercase DNS-subdomain prefix of at most 253 and '/'; a value is

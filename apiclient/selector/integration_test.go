@@ -23,7 +23,7 @@ func TestIntegration_the_API_server_agrees(t *testing.T) {
 		"app=web", "app==web", "app!=web", "env in (prod, qa)", "env notin (canary)", "gpu", "!legacy",
 		"replicas>2", "replicas<10", "app=", "env in ()", "env in (,a)", "env in (a,,b)", "in in (in,notin)",
 		"app.kubernetes.io/name=web", " app = web , tier != db ",
-		"app=web,", ",app=web", "app web", "!app=web", "env in (prod", "env in (,,)", "Example.com/app=x",
+		"app=web,", ",app=web", "app web", "!app=web", "env in (prod", "Example.com/app=x",
 		"a/b/c=x", "-app=x", "app=-web", "app=we/b", "replicas>two", "replicas>-1", "app>=1", "a b=c",
 		strings.Repeat("k", 64) + "=x", "app=" + strings.Repeat("v", 64),
 	} {
@@ -31,6 +31,26 @@ func TestIntegration_the_API_server_agrees(t *testing.T) {
 		_, err := pods.List(ctx, apiclient.ListOptions{LabelSelector: s, Limit: 1})
 		if refused := apiclient.CodeOf(err) == 400; refused != (parseErr != nil) {
 			t.Errorf("label selector %q: Parse says %v, the server %v", s, parseErr, err)
+		}
+	}
+	// Empty values between commas: Kubernetes 1.35 (kubernetes#133419) accepts any
+	// run of commas in a set, as Parse does; older servers refuse some runs and
+	// accept others (see valueSet in labelparse.go).
+	version, err := c.ServerVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, olderRefuses := range map[string]bool{
+		"env in (,,)": true, "env in (a,,)": true, "env notin (,,)": true, "env in (a,b,,)": true,
+		"env in (,,,)": false, "env in (a,,,)": false,
+	} {
+		if _, err := selector.Parse(s); err != nil {
+			t.Errorf("label selector %q: Parse refuses it: %v", s, err)
+		}
+		_, err := pods.List(ctx, apiclient.ListOptions{LabelSelector: s, Limit: 1})
+		wantRefused := olderRefuses && !version.AtLeast(1, 35)
+		if refused := apiclient.CodeOf(err) == 400; refused != wantRefused {
+			t.Errorf("label selector %q on %s: the server answered %v, want refused=%v", s, version.GitVersion, err, wantRefused)
 		}
 	}
 	for _, s := range []string{

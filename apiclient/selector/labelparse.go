@@ -96,9 +96,13 @@ func (p *labelParser) exactValue() ([]token, error) {
 	return nil, p.errorf(t, "found %s, want a value", t.describe())
 }
 
-// valueSet reads "(" values ")". The empty-value rules follow apimachinery's
-// parseValues and parseIdentifiersList, odd corners included: "()" and "(,)" are
-// {""}, "(a,,b)" is {"", a, b}, but "(,,)" is refused.
+// valueSet reads "(" values ")". A comma with no value on one side of it stands
+// for the empty value: "()", "(,)" and "(,,)" are {""}, "(a,,b)" and "(a,)" are
+// {"", a, b} and {"", a}. That is the grammar of Kubernetes 1.35 and later
+// (apimachinery's parseIdentifiersList after kubernetes#133419). Servers before
+// 1.35 skipped a token after ",,", so they refuse "(,,)" and "(a,,)" yet accept
+// "(,,,)": an accident, not a rule, so kubewire follows the newer servers, and an
+// older one answers such a selector with its own 400.
 func (p *labelParser) valueSet() ([]token, error) {
 	if t := p.next(); t.kind != tOpen {
 		return nil, p.errorf(t, "found %s, want '('", t.describe())
@@ -135,8 +139,7 @@ func (p *labelParser) valueSet() ([]token, error) {
 				p.next()
 				empty(next)
 				return vals, nil
-			case tComma: // ",," holds one
-				p.next()
+			case tComma: // ",," holds one; the second comma is read by the next turn
 				empty(next)
 			}
 		default:

@@ -66,7 +66,7 @@ func (r *report) markdown(now time.Time) string {
 	fmt.Fprintf(&b, "# kubewire next to client-go, side by side — %s\n\n", now.Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "- machine: %s\n", r.machine)
 	fmt.Fprintf(&b, "- load average (1, 5, 15 min): %s before, %s after\n", r.loadBefore, r.loadAfter)
-	fmt.Fprintf(&b, "- kubewire %s; client-go v0.32.4 (bench/clientgo); both built with `go build -o`\n", r.bins.commit)
+	fmt.Fprintf(&b, "- kubewire %s; client-go v0.37.2 (bench/clientgo); both built with `go build -o`\n", r.bins.commit)
 	if s := r.sync; s != nil {
 		where := "a kube-apiserver + etcd started for this run by .ci/cluster/up.sh"
 		if s.kubeconfig != "" {
