@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
@@ -35,6 +36,9 @@ type Object struct {
 	// Metadata holds that, and Raw writes it from there (see decodeAt). Never
 	// modified after decoding.
 	raw []byte
+
+	// decoded is the value DecodeOnce made of this object, if any (decodeonce.go).
+	decoded atomic.Pointer[decodedValue]
 }
 
 // TypeMeta names an object's schema: apiVersion ("v1", "apps/v1") and kind ("Pod").

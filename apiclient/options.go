@@ -54,6 +54,11 @@ type WriteOptions struct {
 	FieldManager string // who owns the fields written (server-side apply, managedFields)
 	// Force takes ownership of conflicting fields in a server-side apply.
 	Force bool
+	// FieldValidation says what the server does with fields the schema does not
+	// know and with duplicate fields: "Strict" refuses the write (400, naming each
+	// field), "Warn" drops them with a warning (Options.OnWarning), "Ignore" drops
+	// them silently. "" sends nothing, which servers since 1.27 read as "Warn".
+	FieldValidation string
 }
 
 func (o WriteOptions) values() url.Values {
@@ -65,6 +70,7 @@ func (o WriteOptions) values() url.Values {
 	if o.Force {
 		q.Set("force", "true")
 	}
+	set(q, "fieldValidation", o.FieldValidation)
 	return q
 }
 

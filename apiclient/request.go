@@ -42,8 +42,16 @@ const maxErrorBody = 1 << 20
 // asks for, at most maxRetries times; the body is a []byte, so every retry can
 // resend it. The context bounds everything, waits included.
 func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
+	// r.path is escaped already (Resource.Path escapes names and namespaces): it
+	// becomes RawPath as written, and Path its unescaped form, so that the URL
+	// is not escaped a second time ("a/b" went out as a%252Fb, issue 16).
 	u := *c.base
-	u.Path += r.path
+	u.RawPath = c.base.EscapedPath() + r.path
+	p, err := url.PathUnescape(u.RawPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.verb, r.path, err)
+	}
+	u.Path = p
 	u.RawQuery = r.query.Encode()
 	where := u.Redacted()
 	for attempt := 0; ; attempt++ {
@@ -100,6 +108,11 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 	}
 	start := c.clock.Now()
 	resp, err := c.http.Do(req)
+	if resp != nil {
+		for _, h := range resp.Header.Values("Warning") {
+			c.onWarning(parseWarning(h))
+		}
+	}
 	if c.OnRequest != nil {
 		code := 0
 		if resp != nil {

@@ -71,6 +71,13 @@ func (t Typed[T]) Patch(ctx context.Context, name string, pt PatchType, patch []
 	return as[T](t.rc.Patch(ctx, name, pt, patch, opts, subresource...))
 }
 
+// Apply is server-side apply of obj (ResourceClient.Apply): declare in T only
+// the fields this manager decides, fill in apiVersion and kind, and obj is the
+// manager's whole intent. It suits a partial struct as Update does not.
+func (t Typed[T]) Apply(ctx context.Context, obj *T, opts WriteOptions, subresource ...string) (*T, error) {
+	return as[T](t.rc.Apply(ctx, obj, opts, subresource...))
+}
+
 // Delete deletes one object.
 func (t Typed[T]) Delete(ctx context.Context, name string, opts DeleteOptions) error {
 	return t.rc.Delete(ctx, name, opts)

@@ -117,6 +117,34 @@ func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, pa
 	return r.call(ctx, request{verb: "PATCH", path: r.path(name, subresource), query: opts.values(), body: patch, contentType: string(pt)})
 }
 
+// Apply is server-side apply of obj — an *Object, a struct of your own, a map, or
+// JSON bytes — to the object its metadata names, or, with a subresource
+// ("status"), to that part of it: a PATCH with Content-Type
+// application/apply-patch+yaml (JSON is YAML) and ?fieldManager=.
+//
+// obj is the whole intent of one manager (opts.FieldManager, required): the
+// fields it sets are now owned by that manager (metadata.managedFields records
+// it); fields it owned before and no longer sets are removed; fields owned by
+// others are left alone. Setting a field another manager owns to a different
+// value is a conflict — 409 (IsConflict) with a cause per field naming the owner
+// — unless opts.Force takes it over, which is what a controller does for the
+// fields it alone decides. An object that does not exist is created. obj must
+// carry apiVersion and kind, as the server needs them to read it.
+func (r ResourceClient) Apply(ctx context.Context, obj any, opts WriteOptions, subresource ...string) (*Object, error) {
+	body, meta, err := encode(obj)
+	if err != nil {
+		return nil, fmt.Errorf("apply %s: %w", r.res, err)
+	}
+	var tm TypeMeta
+	if err := Unmarshal(body, &tm); err != nil || tm.APIVersion == "" || tm.Kind == "" {
+		return nil, fmt.Errorf("apply %s %q: the object needs apiVersion and kind", r.res, meta.Name)
+	}
+	if meta.Name == "" {
+		return nil, fmt.Errorf("apply %s: the object has no metadata.name", r.res)
+	}
+	return r.inNamespace(meta.Namespace).Patch(ctx, meta.Name, ApplyPatch, body, opts, subresource...)
+}
+
 // Delete deletes one object. With Foreground propagation the object stays until its
 // dependents are gone; Delete returns as soon as the server has accepted the delete.
 func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 )
 
 // seen is one request as the server saw it.
@@ -71,6 +74,14 @@ func TestVerbs_send_the_right_method_path_query_and_body(t *testing.T) {
 			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Patch(ctx, "web", apiclient.ApplyPatch, []byte(deploy), apiclient.WriteOptions{FieldManager: "kubewire", Force: true})
 			return err
 		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web", "fieldManager=kubewire&force=true", "application/apply-patch+yaml", deploy}},
+		{"apply a typed value to its own name and namespace", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Apply(ctx, []byte(deploy), apiclient.WriteOptions{FieldManager: "kubewire", Force: true, FieldValidation: "Strict"})
+			return err
+		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web", "fieldManager=kubewire&fieldValidation=Strict&force=true", "application/apply-patch+yaml", deploy}},
+		{"apply to the status subresource", func(c *apiclient.Client) error {
+			_, err := c.Resource(apiclient.Deployments).Namespace("prod").Apply(ctx, []byte(deploy), apiclient.WriteOptions{FieldManager: "kubewire"}, "status")
+			return err
+		}, seen{"PATCH", "/apis/apps/v1/namespaces/prod/deployments/web/status", "fieldManager=kubewire", "application/apply-patch+yaml", deploy}},
 		{"delete foreground with preconditions", func(c *apiclient.Client) error {
 			return c.Resource(apiclient.Deployments).Namespace("prod").Delete(ctx, "web", apiclient.DeleteOptions{
 				Propagation: apiclient.Foreground, Preconditions: &apiclient.Preconditions{UID: "u-1"}})
@@ -189,4 +200,62 @@ func keys(objs []*apiclient.Object) string {
 		out = append(out, o.Key())
 	}
 	return strings.Join(out, " ")
+}
+
+func TestApply_refuses_an_object_without_its_type_before_sending(t *testing.T) {
+	c, got := recordingServer(t, 200, `{}`)
+	rc := c.Resource(apiclient.ConfigMaps).Namespace("demo")
+	for _, body := range []string{`{"metadata":{"name":"a"}}`, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{}}`} {
+		if _, err := rc.Apply(context.Background(), []byte(body), apiclient.WriteOptions{FieldManager: "m"}); err == nil {
+			t.Errorf("apply of %s: no error", body)
+		}
+	}
+	if len(*got) != 0 {
+		t.Fatalf("%d requests sent", len(*got))
+	}
+}
+
+// Every Warning header of every response, success or failure, reaches OnWarning,
+// unquoted.
+func TestWarnings_reach_OnWarning(t *testing.T) {
+	var warned []string
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Warning", `299 - "unknown field \"spec.replica\""`)
+		w.Header().Add("Warning", `299 - "v1 ComponentStatus is deprecated in v1.19+"`)
+		writeJSON(w, 404, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`)
+	}))
+	defer ts.Close()
+	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Source: "test"}, apiclient.Options{
+		Transport: ts.Client().Transport, OnWarning: func(text string) { warned = append(warned, text) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Resource(apiclient.Pods).Namespace("demo").Get(context.Background(), "web"); !apiclient.IsNotFound(err) {
+		t.Fatalf("get: %v", err)
+	}
+	want := []string{`unknown field "spec.replica"`, "v1 ComponentStatus is deprecated in v1.19+"}
+	if !slices.Equal(warned, want) {
+		t.Fatalf("warnings %q, want %q", warned, want)
+	}
+}
+
+// A name is escaped once on the wire: "a/b" is a%2Fb, not a%252Fb, whatever
+// the server then makes of it (kube-apiserver refuses names with '/').
+func TestVerbs_escape_names_once(t *testing.T) {
+	var paths []string
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.EscapedPath())
+		writeJSON(w, 200, `{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"x"}}`)
+	})
+	ctx := context.Background()
+	if _, err := c.Resource(apiclient.ConfigMaps).Namespace("team a").Get(ctx, "a/b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Resource(apiclient.ConfigMaps).Namespace("demo").Get(ctx, "50%"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/api/v1/namespaces/team%20a/configmaps/a%2Fb", "/api/v1/namespaces/demo/configmaps/50%25"}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("the server saw %q, want %q", paths, want)
+	}
 }

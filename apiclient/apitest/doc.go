@@ -29,10 +29,19 @@
 // Without a script the server stores what it is sent and serves GET, LIST, WATCH,
 // POST, PUT, PATCH and DELETE with resourceVersions, watch events, label selectors
 // (all of them, parsed by apiclient/selector), field selectors on metadata.name and
-// metadata.namespace, paging, streaming lists and 410 after Compact. It is deliberately small: no
-// admission, no defaulting, no garbage collection, no server-side apply; strategic
-// merge patches are applied as JSON merge patches (the same thing unless a list of
-// objects with merge keys is patched).
+// metadata.namespace, paging, streaming lists and 410 after Compact. What a
+// controller's own writes rely on is modelled as the real server does it:
+// metadata.generation is 1 at creation and moves with every write that changes
+// anything but metadata and status; a DELETE of an object with finalizers only sets
+// deletionTimestamp, and the write that removes the last finalizer deletes it.
+// It is deliberately small otherwise: no admission, no defaulting, no garbage
+// collection; the main resource accepts status changes (the real one ignores them
+// where a status subresource exists); strategic merge patches are applied as JSON
+// merge patches (the same thing unless a list of objects with merge keys is
+// patched), a server-side apply as a merge patch that creates a missing object —
+// field ownership and apply conflicts are not modelled — and a JSON patch's add,
+// remove, replace and test ops on members of objects (jsonpatch.go; a failed
+// test is a 422, as on the real server).
 //
 // # Time
 //

@@ -1,9 +1,12 @@
 package apitest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,6 +105,7 @@ func (l *liveState) create(t target, o object) ([]byte, int, error) {
 	}
 	m["uid"] = randomUID()
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
+	m["generation"] = json.Number("1")
 	o["apiVersion"], o["kind"] = t.apiVersion(), kindOf(t, o)
 	coll[key(ns, name)] = o
 	return l.record("ADDED", t.collection(), o), http.StatusCreated, nil
@@ -124,32 +128,66 @@ func (l *liveState) update(t target, o object) ([]byte, int, error) {
 		o["status"] = status
 		m = o.meta()
 	}
-	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp"} {
-		m[k] = oldMeta[k]
+	// What the server owns, a write cannot change: identity, creation, the
+	// generation (moved below) and a deletion already under way.
+	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp", "generation", "deletionTimestamp"} {
+		if v, ok := oldMeta[k]; ok {
+			m[k] = v
+		} else {
+			delete(m, k)
+		}
 	}
 	o["apiVersion"], o["kind"] = old["apiVersion"], old["kind"]
+	if specChanged(old, o) {
+		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
+	}
+	if _, deleting := m["deletionTimestamp"]; deleting && len(finalizersOf(o)) == 0 {
+		// The last finalizer went: the deletion that waited for it happens now.
+		delete(l.objects[t.collection()], key(t.namespace, t.name))
+		return l.record("DELETED", t.collection(), o), http.StatusOK, nil
+	}
 	l.objects[t.collection()][key(t.namespace, t.name)] = o
 	return l.record("MODIFIED", t.collection(), o), http.StatusOK, nil
 }
 
 func (l *liveState) patch(t target, contentType string, patch []byte) ([]byte, int, error) {
-	l.mu.Lock()
-	old, ok := l.objects[t.collection()][key(t.namespace, t.name)]
-	l.mu.Unlock()
-	if !ok {
-		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
-	}
-	switch strings.TrimSpace(strings.Split(contentType, ";")[0]) {
-	case string(apiclient.MergePatch), string(apiclient.StrategicMergePatch):
+	pt := strings.TrimSpace(strings.Split(contentType, ";")[0])
+	switch pt {
+	case string(apiclient.MergePatch), string(apiclient.StrategicMergePatch), string(apiclient.ApplyPatch), string(apiclient.JSONPatch):
 	default:
-		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("apitest: patch type %q is not supported (merge and strategic-merge are)", contentType)
+		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("apitest: patch type %q is not supported", contentType)
 	}
 	var p any
 	if err := decodeJSON(patch, &p); err != nil {
 		return nil, http.StatusBadRequest, fmt.Errorf("patch: %w", err)
 	}
-	merged, ok := mergePatch(map[string]any(deepCopy(old)), p).(map[string]any)
+	l.mu.Lock()
+	old, ok := l.objects[t.collection()][key(t.namespace, t.name)]
+	l.mu.Unlock()
+	if !ok && pt == string(apiclient.ApplyPatch) && t.sub == "" {
+		// Server-side apply creates what does not exist yet.
+		applied, isObject := p.(map[string]any)
+		if !isObject {
+			return nil, http.StatusBadRequest, fmt.Errorf("apply: the body is not an object")
+		}
+		o := object(applied)
+		o.meta()["name"] = t.name
+		return l.create(t, o)
+	}
 	if !ok {
+		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	}
+	var merged map[string]any
+	if pt == string(apiclient.JSONPatch) {
+		ops, isList := p.([]any)
+		merged = deepCopy(old)
+		if !isList {
+			return nil, http.StatusBadRequest, fmt.Errorf("json patch: the body is not a list of operations")
+		}
+		if err := applyJSONPatch(merged, ops); err != nil {
+			return nil, http.StatusUnprocessableEntity, err
+		}
+	} else if merged, ok = mergePatch(map[string]any(deepCopy(old)), p).(map[string]any); !ok {
 		return nil, http.StatusUnprocessableEntity, fmt.Errorf("patch: the result is not an object")
 	}
 	delete(object(merged).meta(), "resourceVersion") // a patch applies to the latest version
@@ -164,6 +202,46 @@ func (l *liveState) delete(t target) ([]byte, int, error) {
 	if !ok {
 		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
 	}
+	if len(finalizersOf(o)) > 0 {
+		// Finalizers hold the object: it is only marked, and whoever owns each
+		// finalizer cleans up and removes it (update deletes it when none is left).
+		m := o.meta()
+		if _, marked := m["deletionTimestamp"]; marked {
+			return marshal(o), http.StatusOK, nil
+		}
+		o = deepCopy(o)
+		o.meta()["deletionTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
+		o.meta()["deletionGracePeriodSeconds"] = json.Number("0")
+		coll[key(t.namespace, t.name)] = o
+		return l.record("MODIFIED", t.collection(), o), http.StatusOK, nil
+	}
 	delete(coll, key(t.namespace, t.name))
 	return l.record("DELETED", t.collection(), o), http.StatusOK, nil
+}
+
+// specChanged reports whether a write changed anything but metadata and status:
+// what moves metadata.generation on the real server (for custom resources with a
+// status subresource and for most built-in kinds).
+func specChanged(old, new object) bool {
+	strip := func(o object) object {
+		c := make(object, len(o))
+		for k, v := range o {
+			if k != "metadata" && k != "status" {
+				c[k] = v
+			}
+		}
+		return c
+	}
+	return !reflect.DeepEqual(strip(old), strip(new))
+}
+
+func generationOf(o object) int64 {
+	n, _ := o.meta()["generation"].(json.Number)
+	g, _ := n.Int64()
+	return g
+}
+
+func finalizersOf(o object) []any {
+	f, _ := o.meta()["finalizers"].([]any)
+	return f
 }

@@ -84,14 +84,11 @@ func (s *Server) Config() *kubeconfig.Config {
 	return &kubeconfig.Config{Server: s.URL, Namespace: "default", Source: "apitest", TLS: kubeconfig.TLSConfig{CAData: ca}}
 }
 
-// Client returns an apiclient.Client for the server. Unless opts says otherwise,
-// rate limiting is off (QPS -1) and the transport is the test server's.
+// Client returns an apiclient.Client for the server, over the test server's
+// transport unless opts gives one.
 func (s *Server) Client(opts apiclient.Options) (*apiclient.Client, error) {
 	if opts.Transport == nil {
 		opts.Transport = s.ts.Client().Transport
-	}
-	if opts.QPS == 0 {
-		opts.QPS = -1
 	}
 	return apiclient.New(s.Config(), opts)
 }

@@ -17,9 +17,10 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// kubectl lifts its discovery client to burst 300 and 50 QPS so that legacy
-	// discovery (one request per group-version) is not throttled; so do we.
-	c, err := apiclient.New(cfg, apiclient.Options{QPS: 50, Burst: 300})
+	// No client-side rate limit: the server's Priority and Fairness decides, and
+	// the client waits out its 429s (apiclient.Options). The server's warnings go
+	// to the command's log, on stderr, each once.
+	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -44,10 +44,10 @@ func runGet(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	if len(objs) == 0 && len(names) == 0 {
-		noResources(s.env.Stderr, nsIf(res, ns))
-		return nil
-	}
+	// Nothing found is not an error, and, as kubectl, not a message either here:
+	// -o name prints nothing and -o json|yaml an empty List, so that a script
+	// reading the output gets what it parses (only the table says "No resources
+	// found").
 	switch format {
 	case "name":
 		for _, o := range objs {

@@ -96,7 +96,11 @@ func document(objs []*apiclient.Object, single bool) (any, error) {
 		doc = objs[0].Raw()
 	} else {
 		// Objects in a list have no apiVersion and kind of their own on the
-		// wire; fetch filled them in, and MarshalJSON writes them.
+		// wire; fetch filled them in, and MarshalJSON writes them. An empty list
+		// is "items": [], not null.
+		if objs == nil {
+			objs = []*apiclient.Object{}
+		}
 		doc, err = json.Marshal(map[string]any{"apiVersion": "v1", "items": objs, "kind": "List", "metadata": map[string]string{"resourceVersion": ""}})
 		if err != nil {
 			return nil, err

@@ -231,3 +231,21 @@ func TestGet_without_server_side_tables(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// Nothing found: the table says so on stderr; -o name prints nothing, and
+// -o json|yaml an empty List — as kubectl does (issue 16: they printed "No
+// resources found" and no document a script could parse).
+func TestGet_an_empty_list_in_every_format(t *testing.T) {
+	cfg, _ := recordServer(t)
+	for _, tc := range []struct{ format, stdout, stderr string }{
+		{"table", "", "No resources found in empty namespace.\n"},
+		{"name", "", ""},
+		{"json", "{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n", ""},
+		{"yaml", "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n", ""},
+	} {
+		code, out, errOut := run(t, nil, "get", "pods", "-n", "empty", "-o", tc.format, "--kubeconfig", cfg)
+		if code != 0 || out != tc.stdout || errOut != tc.stderr {
+			t.Errorf("-o %s: exit %d, stdout %q, stderr %q; want stdout %q, stderr %q", tc.format, code, out, errOut, tc.stdout, tc.stderr)
+		}
+	}
+}
