@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -107,6 +108,7 @@ func New(name string, r Reconciler, opts Options) *Controller {
 	}
 	q := queue.New(queue.Config[Request]{Clock: opts.Clock, Limiter: opts.Limiter})
 	c := &Controller{name: name, reconciler: r, queue: q, opts: opts}
+	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}
 	}
@@ -223,7 +225,9 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	}
 
 	start := c.opts.Clock.Now()
+	c.stats.active.Add(1)
 	res, err := c.reconcile(ctx, req)
+	c.stats.active.Add(-1)
 	took := c.opts.Clock.Since(start)
 	c.stats.observe(took, err)
 	if err != nil {

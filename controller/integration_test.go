@@ -126,7 +126,11 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 		m      *controller.Manager
 	}
 	start := func(name string) *replica {
-		m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet,
+		// Each replica is a process of its own, with a client of its own: a
+		// Manager hooks its client's OnRequest, which must happen before the
+		// client's first request (a shared client was a data race).
+		rc, _ := realtest.Client(t, apiclient.Options{})
+		m, err := controller.NewManager(rc, controller.ManagerOptions{Log: quiet,
 			LeaderElection: &leaderelection.Config{Namespace: ns, Name: lease, Identity: name}})
 		if err != nil {
 			t.Fatal(err)

@@ -96,6 +96,12 @@ func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T)
 	ctrl.Watch(inf, byOwner)
 	start()
 	run(t, ctrl)
+	// The initial list's Requests are queued at low priority, behind any later
+	// change, so it is waited for on its own.
+	must(t, src.Sink.Replace([]*apiclient.Object{ownedPod("p", "1", "x")}, "1"))
+	if got := until(rec, "default/x"); got != "" {
+		t.Fatalf("after the initial list: reconciled %q before default/x", got)
+	}
 	// Each step writes, then adds a sentinel pod owned by sentinel-N, and collects
 	// the Requests reconciled up to the sentinel's.
 	steps := []struct {
@@ -103,7 +109,6 @@ func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T)
 		write func() error
 		want  string
 	}{
-		{"initial list", func() error { return src.Sink.Replace([]*apiclient.Object{ownedPod("p", "1", "x")}, "1") }, "default/x"},
 		// p moves from owner x to owner y: x must learn it lost p, y that it gained it.
 		{"p moved from x to y", func() error { return src.Sink.Update(ownedPod("p", "3", "y")) }, "default/x default/y"},
 		// A watched delete: the final state's owner.
@@ -113,7 +118,7 @@ func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T)
 		// owner. The relist lists the sentinels as they were (no change, no call).
 		{"a relist without q", func() error {
 			return src.Sink.Replace([]*apiclient.Object{ownedPod("s1", "2", "sentinel-1"), ownedPod("s2", "4", "sentinel-2"),
-				ownedPod("s3", "6", "sentinel-3"), ownedPod("s4", "8", "sentinel-4")}, "9")
+				ownedPod("s3", "6", "sentinel-3")}, "9")
 		}, "default/z"},
 	}
 	for i, step := range steps {

@@ -39,6 +39,7 @@ type Manager struct {
 	mu          sync.Mutex
 	informers   map[InformerKey]*informer.Informer
 	order       []*informer.Informer
+	runners     []namedRunner
 	controllers []*Controller
 	elector     *leaderelection.Elector
 	// running is Run's group while Run runs: informers added late start in it.
@@ -95,7 +96,9 @@ type ManagerOptions struct {
 
 // NewManager builds a manager around one client. It counts the client's
 // requests for /metrics through OnRequest, after the hook the client already has
-// (the command's -v 6 log), which keeps being called.
+// (the command's -v 6 log), which keeps being called. Setting OnRequest is only
+// safe before the client's first request: give each Manager a client of its own,
+// built for it, not one another Manager already uses.
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -208,6 +211,29 @@ func (m *Manager) AddInformer(inf *informer.Informer) error {
 	return nil
 }
 
+// namedRunner is something AddRunner was given.
+type namedRunner struct {
+	name string
+	r    informer.Runner
+}
+
+// AddRunner runs r for as long as Run runs, on every replica whether it leads or
+// not, as the informers run: an events.Recorder, a cache warmer, a server of
+// your own. Run starts it with the informers (at once if Run is running) and
+// waits for it to return after ctx ends; an error it returns stops the Manager,
+// as an informer's would.
+func (m *Manager) AddRunner(name string, r informer.Runner) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stopped {
+		panic("controller: Manager.AddRunner called after Run returned")
+	}
+	m.runners = append(m.runners, namedRunner{name, r})
+	if m.running != nil {
+		m.running.start(name, r.Run)
+	}
+}
+
 // Add registers a controller; it runs while the manager leads (always, without
 // leader election). One added while it leads starts at once.
 func (m *Manager) Add(c *Controller) {
@@ -243,6 +269,9 @@ func (m *Manager) Run(ctx context.Context) error {
 	}
 	for _, inf := range m.order {
 		g.start("informer "+inf.Name(), inf.Run)
+	}
+	for _, nr := range m.runners {
+		g.start(nr.name, nr.r.Run)
 	}
 	if m.elector == nil {
 		m.startControllers(g)

@@ -74,5 +74,8 @@ func (m *Manager) controllerMetrics(c *Controller) {
 	m.reg.CounterFunc("kubewire_reconcile_errors_total", "Reconcile calls that returned an error (panics included).", l, stat(func(s Stats) float64 { return float64(s.Errors) }))
 	m.reg.CounterFunc("kubewire_reconcile_dropped_total", "Requests dropped after MaxRetries failures.", l, stat(func(s Stats) float64 { return float64(s.Dropped) }))
 	m.reg.CounterFunc("kubewire_reconcile_panics_total", "Reconcile calls that panicked.", l, stat(func(s Stats) float64 { return float64(s.Panics) }))
-	m.reg.CounterFunc("kubewire_reconcile_time_seconds_total", "Time spent in Reconcile.", l, stat(func(s Stats) float64 { return s.TimeSpent.Seconds() }))
+	m.reg.CounterFunc("kubewire_reconcile_terminal_errors_total", "Reconcile errors marked Terminal, not retried (also in kubewire_reconcile_errors_total).", l, stat(func(s Stats) float64 { return float64(s.Terminal) }))
+	m.reg.HistogramFunc("kubewire_reconcile_time_seconds", "How long each Reconcile took (controller-runtime's buckets).", l, c.stats.durations.Snapshot)
+	m.reg.GaugeFunc("kubewire_active_workers", "Reconciles running now.", l, stat(func(s Stats) float64 { return float64(s.Active) }))
+	m.reg.GaugeFunc("kubewire_max_concurrent_reconciles", "Workers: the most Reconciles that may run at once.", l, func() float64 { return float64(c.opts.Workers) })
 }

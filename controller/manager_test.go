@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -195,4 +196,89 @@ func scrape(t *testing.T, reg *metrics.Registry) string {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
+}
+
+// runnerFunc adapts a function to informer.Runner.
+type runnerFunc func(context.Context) error
+
+func (f runnerFunc) Run(ctx context.Context) error { return f(ctx) }
+
+// A runner added before Run and one added while it runs both run until ctx ends,
+// and Run returns only after both have; a runner's error stops the Manager.
+func TestManager_runs_what_AddRunner_is_given(t *testing.T) {
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet})
+	must(t, err)
+	started, ended := make(chan string, 2), make(chan string, 2)
+	runner := func(name string) informer.Runner {
+		return runnerFunc(func(ctx context.Context) error {
+			started <- name
+			<-ctx.Done()
+			ended <- name
+			return nil
+		})
+	}
+	m.AddRunner("early", runner("early"))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	<-started
+	m.AddRunner("late", runner("late"))
+	<-started
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(ended) != 2 {
+		t.Fatalf("Run returned with %d of 2 runners ended", len(ended))
+	}
+
+	m2, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet})
+	must(t, err)
+	m2.AddRunner("broken", runnerFunc(func(context.Context) error { return errors.New("cannot start") }))
+	if err := m2.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "cannot start") {
+		t.Fatalf("Run with a failing runner: %v", err)
+	}
+}
+
+// The reconcile metrics a dashboard built for controller-runtime expects: a
+// duration histogram on its buckets, terminal errors apart, workers busy and
+// allowed.
+func TestManager_serves_reconcile_durations_and_outcomes(t *testing.T) {
+	src := scripts{}
+	clock := apitest.NewClock()
+	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
+	must(t, err)
+	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	ctrl := controller.New("timed", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+		clock.Step(120 * time.Millisecond) // each Reconcile "takes" 120 ms of the fake clock
+		if req.Name == "bad" {
+			return controller.Result{}, controller.Terminal(errors.New("spec cannot work"))
+		}
+		return controller.Result{}, nil
+	}), controller.Options{Log: quiet, Clock: clock, Workers: 1}) // one at a time: each sees only its own 120 ms
+	ctrl.Watch(pods, nil)
+	m.Add(ctrl)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
+	must(t, sc.Sink.Replace([]*apiclient.Object{pod("good", "1"), pod("bad", "2")}, "2"))
+	for ctrl.Stats().Reconciles < 2 {
+		runtime.Gosched()
+	}
+	page := scrape(t, m.Registry())
+	for _, want := range []string{
+		`kubewire_reconcile_time_seconds_bucket{controller="timed",le="0.1"} 0`,
+		`kubewire_reconcile_time_seconds_bucket{controller="timed",le="0.15"} 2`,
+		`kubewire_reconcile_time_seconds_count{controller="timed"} 2`,
+		`kubewire_reconcile_errors_total{controller="timed"} 1`,
+		`kubewire_reconcile_terminal_errors_total{controller="timed"} 1`,
+		`kubewire_active_workers{controller="timed"} 0`,
+		`kubewire_max_concurrent_reconciles{controller="timed"} 1`,
+	} {
+		if !strings.Contains(page, want+"\n") {
+			t.Errorf("metrics page lacks %q", want)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import "errors"
 func (c *Controller) failed(req Request, err error) {
 	var terminal *terminalError
 	if errors.As(err, &terminal) {
+		c.stats.terminal.Add(1)
 		c.queue.Forget(req)
 		c.forgetFailures(req)
 		c.opts.Log.Error("reconcile failed for good", "controller", c.name, "request", req.String(), "err", err)

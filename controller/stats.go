@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kubewire/kubewire/controller/metrics"
 )
 
 // Stats is what the reconcile loop has done, as plain values for /metrics.
@@ -11,6 +13,10 @@ type Stats struct {
 	Reconciles, Errors, Dropped, Panics uint64
 	// Requeues counts the successful Reconciles that asked for Result.Requeue.
 	Requeues uint64
+	// Terminal counts the errors marked Terminal (also in Errors): not retried.
+	Terminal uint64
+	// Active is how many Reconciles are running now.
+	Active int64
 	// TimeSpent is the total time spent in Reconcile.
 	TimeSpent time.Duration
 }
@@ -23,9 +29,13 @@ type stats struct {
 	total, errors             uint64
 	spent                     time.Duration
 	dropped, panics, requeues atomic.Uint64
+	terminal                  atomic.Uint64
+	active                    atomic.Int64
+	durations                 *metrics.Histogram // each Reconcile's, in seconds
 }
 
 func (s *stats) observe(took time.Duration, err error) {
+	s.durations.ObserveDuration(took)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.total++
@@ -38,5 +48,6 @@ func (s *stats) observe(took time.Duration, err error) {
 func (s *stats) snapshot() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Stats{Reconciles: s.total, Errors: s.errors, Dropped: s.dropped.Load(), Panics: s.panics.Load(), Requeues: s.requeues.Load(), TimeSpent: s.spent}
+	return Stats{Reconciles: s.total, Errors: s.errors, Dropped: s.dropped.Load(), Panics: s.panics.Load(), Requeues: s.requeues.Load(),
+		Terminal: s.terminal.Load(), Active: s.active.Load(), TimeSpent: s.spent}
 }

@@ -11,8 +11,8 @@ import (
 
 // Watch connects an informer: each add, update and delete it sees becomes the
 // Requests that toRequests returns (nil means the object's own Request). Use a
-// mapping to watch other kinds than the one reconciled — a pod's owner, every
-// pod matching a deployment's selector:
+// mapping to watch other kinds than the one reconciled — ToOwner for the objects
+// a controller owns, every pod matching a deployment's selector:
 //
 //	add       toRequests(obj)
 //	update    toRequests(old) and toRequests(new), each Request once: when an
@@ -21,6 +21,12 @@ import (
 //	delete    toRequests(final state): the watch's last object, or, when the
 //	          delete was learned from a relist, the last state the cache had
 //
+// An update passes only if every one of preds passes it (Predicate; none: every
+// update passes). Adds of the informer's initial list and resyncs (an update
+// whose old and new have the same resourceVersion) are queued at low priority
+// (queue/priority.go): after a restart, ten thousand listed objects do not stand
+// in front of the one that just changed.
+//
 // Watch before Run: Run starts the workers once this handler has the informer's
 // initial list. Watch while Run runs works too (a watch added when a CRD appears,
 // say): the handler starts at once and is given the cache as adds, but the
@@ -28,25 +34,30 @@ import (
 // informer's cache before it has synced. Watch after Run has returned is an
 // error: nothing would take the Requests. (Silently accepting it was issue 14.)
 // The informer itself must run: Watch cannot start it.
-func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request) error {
+func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request, preds ...Predicate) error {
 	if toRequests == nil {
 		toRequests = func(o *apiclient.Object) []Request { return []Request{RequestFor(o)} }
 	}
-	enqueue := func(objs ...*apiclient.Object) {
+	pass := And(preds...)
+	enqueue := func(low bool, objs ...*apiclient.Object) {
 		var queued []Request // an update's two objects often map to the same Request
 		for _, o := range objs {
 			for _, r := range toRequests(o) {
 				if !slices.Contains(queued, r) {
 					queued = append(queued, r)
-					c.add(r)
+					c.add(r, low)
 				}
 			}
 		}
 	}
 	return c.register(inf, informer.HandlerFuncs{
-		AddFunc:    func(o *apiclient.Object, _ bool) { enqueue(o) },
-		UpdateFunc: func(old, o *apiclient.Object) { enqueue(old, o) },
-		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(o) },
+		AddFunc: func(o *apiclient.Object, initialList bool) { enqueue(initialList, o) },
+		UpdateFunc: func(old, o *apiclient.Object) {
+			if pass(old, o) {
+				enqueue(old.Metadata.ResourceVersion == o.Metadata.ResourceVersion, old, o)
+			}
+		},
+		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(false, o) },
 	}, c.opts.ResyncPeriod)
 }
 
@@ -55,7 +66,7 @@ func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Ob
 // Running) rather than to every change; the handler calls enqueue with the
 // Requests to reconcile. When it may be called is as for Watch.
 func (c *Controller) WatchWith(inf *informer.Informer, handler func(enqueue func(Request)) informer.Handler) error {
-	return c.register(inf, handler(c.add), 0)
+	return c.register(inf, handler(func(r Request) { c.add(r, false) }), 0)
 }
 
 // register adds h to inf, and, before Run, keeps its Registration for Run to wait
@@ -75,17 +86,25 @@ func (c *Controller) register(inf *informer.Informer, h informer.Handler, resync
 	return nil
 }
 
-// add queues r, and traces whether the queue took it or it was already waiting
-// (dedup: ten changes before a worker gets to it are one reconcile).
-func (c *Controller) add(r Request) {
+// add queues r, at low priority for what is probably unchanged, and traces
+// whether the queue took it or it was already waiting (dedup: ten changes before
+// a worker gets to it are one reconcile).
+func (c *Controller) add(r Request, low bool) {
 	before := c.queue.Len()
-	c.queue.Add(r)
+	if low {
+		c.queue.AddLowPriority(r)
+	} else {
+		c.queue.Add(r)
+	}
 	if c.opts.Trace == nil {
 		return
 	}
-	if after := c.queue.Len(); after > before {
+	switch after := c.queue.Len(); {
+	case after > before && low:
+		c.trace("queue add %s depth=%d (low priority: initial list or resync)", r, after)
+	case after > before:
 		c.trace("queue add %s depth=%d", r, after)
-	} else {
+	default:
 		c.trace("queue dedup %s depth=%d (already waiting or being processed)", r, after)
 	}
 }

@@ -47,7 +47,7 @@ func (q *Queue[K]) AddAfter(key K, d time.Duration) {
 	}
 	q.stats.retries++
 	if d <= 0 {
-		q.addLocked(key)
+		q.addLocked(key, false)
 		return
 	}
 	now := q.now()
@@ -104,7 +104,7 @@ func (q *Queue[K]) fire() {
 	for len(d.heap) > 0 && d.heap[0].due <= now {
 		w := heap.Pop(&d.heap).(*waiter[K])
 		delete(d.index, w.key)
-		q.addLocked(w.key)
+		q.addLocked(w.key, false)
 	}
 	q.arm(now)
 }

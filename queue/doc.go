@@ -96,4 +96,6 @@
 //   - Metrics are plain values, kept by default, rather than a pluggable provider
 //     that is off unless the queue is named. The counters cost nothing; the
 //     durations cost three clock reads per key, and Config.NoTiming turns them off.
+//   - Two priorities (AddLowPriority, priority.go), which client-go's workqueue does
+//     not have; controller-runtime v0.23's priority queue has many, in a B-tree.
 package queue

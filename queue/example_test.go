@@ -105,3 +105,19 @@ func ExampleQueue_AddRateLimited() {
 	// attempt 4 failed; retried after 40ms
 	// attempt 5 succeeded; requeues remembered: 0
 }
+
+// After a restart every listed object is a key at low priority; a real change
+// goes first, even to a key that was already waiting.
+func ExampleQueue_AddLowPriority() {
+	q := queue.New(queue.Config[string]{})
+	for _, key := range []string{"default/a", "default/b", "default/c"} {
+		q.AddLowPriority(key) // the informer's initial list
+	}
+	q.Add("default/c") // c changed: it moves up
+	for q.Len() > 0 {
+		key, _ := q.Get()
+		fmt.Print(key, " ")
+		q.Done(key)
+	}
+	// Output: default/c default/a default/b
+}

@@ -10,14 +10,18 @@ import (
 // A key is in one of four states, kept in its entry:
 //
 //	idle        neither dirty nor processing, or no entry at all
-//	queued      dirty, in the FIFO, waiting for Get
+//	queued      dirty, in a FIFO, waiting for Get
 //	processing  handed out by Get, not yet Done
-//	requeue     processing and dirty: added again meanwhile, back in the FIFO at Done
+//	requeue     processing and dirty: added again meanwhile, back in a FIFO at Done
 //
 // Add moves idle→queued and processing→requeue and does nothing in the other two
 // states; Get moves queued→processing; Done moves processing→idle and
-// requeue→queued. Because Get only ever takes keys from the FIFO, and a key is in the
+// requeue→queued. Because Get only ever takes keys from the FIFOs, and a key is in a
 // FIFO only while it is queued, no key is ever handed to two workers at once.
+//
+// There are two FIFOs, one per priority (priority.go): Get takes from the low one
+// only when the normal one is empty. AddLowPriority queues a key in the low one; a
+// plain Add of a key waiting there moves it to the normal one.
 //
 // The zero value is not usable; build a Queue with New. A Queue is safe for concurrent
 // use by any number of producers and workers.
@@ -32,7 +36,9 @@ type Queue[K comparable] struct {
 	drained sync.Cond // wakes ShutDownWithDrain: nothing queued, nothing processing
 
 	keys         map[K]*entry[K] // every key that is not idle, and some that are
-	fifo         ring[*entry[K]] // the queued keys, oldest first
+	fifo         ring[slot[K]]   // the queued keys of normal priority, oldest first
+	low          ring[slot[K]]   // the queued keys of low priority, oldest first
+	queued       int             // keys in the FIFOs (they may also hold stale slots)
 	idle         int             // entries in keys that are idle
 	getters      int             // goroutines waiting in Get, so Add signals only when needed
 	processing   int             // keys handed out and not yet Done
@@ -60,6 +66,8 @@ type entry[K comparable] struct {
 	key        K
 	dirty      bool          // queued or requeue: must be (re)processed
 	processing bool          // handed out by Get, not yet Done
+	low        bool          // dirty at low priority: waits behind every other key
+	seq        uint32        // which of its FIFO slots is live (priority.go)
 	addedAt    time.Duration // since epoch: when it last became dirty
 	startedAt  time.Duration // since epoch: when Get handed it out
 }
@@ -111,10 +119,13 @@ func New[K comparable](cfg Config[K]) *Queue[K] {
 // a burst of events for one object costs one reconcile. If key is being processed it
 // is handed out again after Done, never sooner. After shutdown Add does nothing.
 // O(1).
-func (q *Queue[K]) Add(key K) {
+func (q *Queue[K]) Add(key K) { q.add(key, false) }
+
+// add is Add or AddLowPriority.
+func (q *Queue[K]) add(key K, low bool) {
 	q.mu.Lock()
 	if !q.shuttingDown {
-		q.addLocked(key)
+		q.addLocked(key, low)
 	}
 	q.mu.Unlock()
 }
@@ -126,15 +137,15 @@ func (q *Queue[K]) Add(key K) {
 func (q *Queue[K]) Get() (key K, quit bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for q.fifo.len() == 0 && !q.shuttingDown {
+	for q.queued == 0 && !q.shuttingDown {
 		q.getters++
 		q.ready.Wait()
 		q.getters--
 	}
-	if q.fifo.len() == 0 {
+	if q.queued == 0 {
 		return key, true // shutting down and nothing left
 	}
-	e := q.fifo.pop()
+	e := q.pop()
 	// The clock is read under the lock, here and in Add and Done. Reading it before
 	// Lock looks cheaper, but measured with many workers it was slower: the shorter
 	// the critical sections, the more often a worker finds the lock taken by one that
@@ -165,11 +176,11 @@ func (q *Queue[K]) Done(key K) {
 	}
 	e.processing = false
 	if e.dirty {
-		q.push(e)
+		q.push(e, e.low)
 	} else if q.idle++; q.idle > keepIdle && q.idle > len(q.keys)-q.idle {
 		q.sweep()
 	}
-	if q.draining && q.processing == 0 && q.fifo.len() == 0 {
+	if q.draining && q.processing == 0 && q.queued == 0 {
 		q.drained.Broadcast()
 	}
 }
@@ -180,7 +191,7 @@ func (q *Queue[K]) Done(key K) {
 func (q *Queue[K]) Len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.fifo.len()
+	return q.queued
 }
 
 // ShutDown makes Add, AddAfter and AddRateLimited do nothing from now on, drops the
@@ -205,7 +216,7 @@ func (q *Queue[K]) ShutDownWithDrain() {
 	defer q.mu.Unlock()
 	q.shutDownLocked()
 	q.draining = true
-	for q.draining && (q.processing > 0 || q.fifo.len() > 0) {
+	for q.draining && (q.processing > 0 || q.queued > 0) {
 		q.drained.Wait()
 	}
 }
@@ -217,31 +228,27 @@ func (q *Queue[K]) ShuttingDown() bool {
 	return q.shuttingDown
 }
 
-// addLocked is Add with q.mu held and the queue not shut down.
-func (q *Queue[K]) addLocked(key K) {
+// addLocked is Add (low false) or AddLowPriority (low true) with q.mu held and the
+// queue not shut down.
+func (q *Queue[K]) addLocked(key K, low bool) {
 	e := q.keys[key]
 	switch {
 	case e == nil:
 		e = &entry[K]{key: key}
 		q.keys[key] = e
 	case e.dirty:
+		if e.low && !low {
+			q.promote(e) // a real change to a key that waited behind the others
+		}
 		return // already waiting: this is the deduplication
 	case !e.processing:
 		q.idle-- // an idle entry that Done left: use it again
 	}
 	q.stats.adds++
 	q.stats.dirty++
-	e.dirty, e.addedAt = true, q.stamp()
+	e.dirty, e.low, e.addedAt = true, low, q.stamp()
 	if !e.processing {
-		q.push(e) // else Done pushes it, so that no two workers hold it
-	}
-}
-
-// push appends e to the FIFO and wakes one waiting Get, if there is one.
-func (q *Queue[K]) push(e *entry[K]) {
-	q.fifo.push(e)
-	if q.getters > 0 {
-		q.ready.Signal()
+		q.push(e, low) // else Done pushes it, so that no two workers hold it
 	}
 }
 

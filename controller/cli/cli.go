@@ -29,7 +29,7 @@ type command struct {
 
 // commands in the order the help lists them.
 var commands = []command{
-	{"run", "[podrestart]", "the example controller: restart a deployment when a watched pod becomes Running", 1, runRun},
+	{"run", "[podrestart|foo]", "an example controller: podrestart restarts a deployment when a watched pod becomes Running; foo is sample-controller's Foo → Deployment", 1, runRun},
 	{"get", "RESOURCE [NAME...]", "print objects as kubectl get does (-o table|name|json|yaml|wide)", -1, runGet},
 	{"api-resources", "", "list the resources the server serves, as kubectl api-resources", 0, runAPIResources},
 	{"watch", "RESOURCE", "one line per event: TYPE namespace/name resourceVersion (-o json: the events)", 1, runWatch},
@@ -73,7 +73,8 @@ var flags = []flagSpec{
 	{long: "restart-deployment", kind: stringFlag, usage: "run: the deployment to restart (default tools)", commands: "run"},
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
 	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080", commands: "run"},
-	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-podrestart Lease", commands: "run"},
+	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease", commands: "run"},
+	{long: "install-crd", kind: boolFlag, usage: "run foo: create the Foo CRD when the server does not serve it", commands: "run"},
 	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
 	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
 	{long: "help", short: "h", kind: boolFlag, usage: "show this help"},

@@ -60,6 +60,7 @@ func TestUsage_errors_exit_2_with_one_line_and_a_hint(t *testing.T) {
 		{"api-resources", "extra"},
 		{"sync", "pods", "more"},
 		{"run", "foo-that-does-not-exist"},
+		{"run", "podrestart", "--install-crd"},
 		{"sync", "pods", "--until-events", "0"},
 		{"sync", "pods", "--until-events=-5"},
 		{"record", "pods", "-o", "x.rec", "--events", "0"},

@@ -1,52 +1,96 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/foo"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/podrestart"
 )
 
-// runRun is `kubewire run`: the controller of the classic client-go articles
-// (package podrestart). It writes to a real cluster, so it first says where it
-// acts and what it may change.
+// runRun is `kubewire run [podrestart|foo]`: one of the example controllers on a
+// real cluster. It writes to that cluster, so it first says where it acts and
+// what it may change.
 func runRun(ctx context.Context, s *session) error {
-	if len(s.args) == 1 && s.args[0] != "podrestart" {
-		return usagef("run: unknown controller %q (there is podrestart)", s.args[0])
+	name := "podrestart"
+	if len(s.args) == 1 {
+		name = s.args[0]
+	}
+	setup, ok := map[string]func(context.Context, *session, *controller.Manager, *kubeconfig.Config) error{
+		"podrestart": setupPodrestart, "foo": setupFoo}[name]
+	if !ok {
+		return usagef("run: unknown controller %q (there are podrestart and foo)", name)
+	}
+	if s.boolean("install-crd") && name != "foo" {
+		return usagef("run: --install-crd is for the foo controller")
 	}
 	c, cfg, err := s.connect()
 	if err != nil {
 		return err
 	}
-	ns := s.namespace(cfg)
-	if ns == "" {
-		return usagef("run restarts a deployment in one namespace: use -n, not -A")
-	}
-	selector := s.str("selector")
-	if selector == "" {
-		selector = "app=nginx"
-	}
-	deployment := s.str("restart-deployment")
-	if deployment == "" {
-		deployment = "tools"
-	}
 	opts := controller.ManagerOptions{MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer()}
 	if s.boolean("leader-elect") {
-		opts.LeaderElection = &leaderelection.Config{Namespace: ns, Name: "kubewire-podrestart", ReleaseOnCancel: true}
+		// The Lease lives in the namespace the controller works in, or, with -A,
+		// in the context's.
+		opts.LeaderElection = &leaderelection.Config{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Name: "kubewire-" + name, ReleaseOnCancel: true}
 	}
 	m, err := controller.NewManager(c, opts)
 	if err != nil {
 		return err
 	}
-	podrestart.Setup(m, podrestart.Options{Namespace: ns, LabelSelector: selector, Deployment: deployment,
-		Workers: s.integer("workers", 1), Log: s.log, Trace: s.tracer()})
-	fmt.Fprintf(s.env.Stderr, "kubewire run: context %q, server %s, namespace %q: watching pods %q; when one first seen Pending becomes Running, restarting deployment %q (PATCH, field manager kubewire)\n",
-		cfg.Context, c.Server(), ns, selector, deployment)
+	if err := setup(ctx, s, m, cfg); err != nil {
+		return err
+	}
 	if err := m.Run(ctx); err != nil {
 		return err
 	}
 	fmt.Fprintln(s.env.Stderr, "kubewire run: stopped")
+	return nil
+}
+
+// setupPodrestart: the controller of the classic client-go articles.
+func setupPodrestart(_ context.Context, s *session, m *controller.Manager, cfg *kubeconfig.Config) error {
+	ns := s.namespace(cfg)
+	if ns == "" {
+		return usagef("run restarts a deployment in one namespace: use -n, not -A")
+	}
+	selector := cmp.Or(s.str("selector"), "app=nginx")
+	deployment := cmp.Or(s.str("restart-deployment"), "tools")
+	podrestart.Setup(m, podrestart.Options{Namespace: ns, LabelSelector: selector, Deployment: deployment,
+		Workers: s.integer("workers", 1), Log: s.log, Trace: s.tracer()})
+	fmt.Fprintf(s.env.Stderr, "kubewire run: context %q, server %s, namespace %q: watching pods %q; when one first seen Pending becomes Running, restarting deployment %q (PATCH, field manager kubewire)\n",
+		cfg.Context, m.Client().Server(), ns, selector, deployment)
+	return nil
+}
+
+// setupFoo: sample-controller's Foo. Its CRD must be served, or installed with
+// --install-crd.
+func setupFoo(ctx context.Context, s *session, m *controller.Manager, cfg *kubeconfig.Config) error {
+	c := m.Client()
+	served, err := foo.HasCRD(ctx, c)
+	switch {
+	case err != nil:
+		return err
+	case !served && s.boolean("install-crd"):
+		if err := foo.InstallCRD(ctx, c); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.env.Stderr, "kubewire run: installed the CRD %s\n", foo.CRDName)
+	case !served:
+		return errors.New("run foo: the server does not serve foos.samplecontroller.k8s.io: install its CRD with --install-crd (or kubectl apply it)")
+	}
+	ns := s.namespace(cfg)
+	foo.Setup(m, foo.Options{Namespace: ns, Workers: s.integer("workers", 1), Log: s.log, Trace: s.tracer()})
+	where := fmt.Sprintf("namespace %q", ns)
+	if ns == "" {
+		where = "all namespaces"
+	}
+	fmt.Fprintf(s.env.Stderr, "kubewire run: context %q, server %s, %s: reconciling each Foo into its Deployment (create and server-side apply, field manager kubewire-foo), its status and Events\n",
+		cfg.Context, c.Server(), where)
 	return nil
 }

@@ -14,7 +14,8 @@
 // about a cache lives here: what fills it (Options.Source; when nil, a listwatch
 // Reflector on Options.Client and Options.Resource, source.go), how objects are
 // reshaped on the way in (Options.Transform), how they are indexed
-// (Options.Indexers), and how it is read (cache.go).
+// (Options.Indexers), and how it is read (cache.go; lister.go as values of the
+// caller's own type, each object decoded once).
 //
 //	Reflector ─▶ Transform ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listener ─▶ Handler
 //	(Source)     sink.go       fifo    informer.go          store    listener.go  handler.go
@@ -98,4 +99,10 @@
 //     NewSharedIndexInformer needs its ListerWatcher and has no such default.
 //   - One Runner interface for what fills the FIFO, so tests drive an informer with
 //     a script (package informertest) and the command with the Reflector.
+//   - Lister[T] is client-go's generated FooLister for any type T of the
+//     caller's, with no code generation: an object is decoded into a T on first
+//     read and that value kept with the cached object (36 ns and no allocation a
+//     Get after that, against 64 µs and 554 allocations to decode a 5.2 KB pod's
+//     metadata each time; BenchmarkLister_Get). client-go's cache holds typed
+//     objects already, decoded once on arrival whether read or not.
 package informer

@@ -68,7 +68,11 @@
 // part of client_golang a controller uses: counters, gauges, histograms, funcs,
 // labels, the text format. It keeps client-go's metric names and labels
 // (rest_client_requests_total{code,host,method}, workqueue_*{name}), so existing
-// dashboards read it.
+// dashboards read it. The controller's own families are kubewire_*, shaped as
+// controller-runtime's controller_runtime_*: kubewire_reconcile_time_seconds on
+// its buckets (ReconcileBuckets), kubewire_reconcile_total, _errors_total,
+// _terminal_errors_total, _panics_total, _dropped_total, kubewire_active_workers
+// and kubewire_max_concurrent_reconciles, each labelled {controller}.
 //
 // What differs, and why:
 //   - No global registry and no init(): the manager makes one and hands it on, so a

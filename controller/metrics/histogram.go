@@ -13,6 +13,14 @@ import (
 // for durations of requests and reconciles.
 var DefaultBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 
+// ReconcileBuckets are controller-runtime's bounds for
+// controller_runtime_reconcile_time_seconds (since v0.15), in seconds: finer than
+// DefaultBuckets between 100 ms and 1 s, where most reconciles that call the API
+// server land, and up to a minute, so that dashboards built for
+// controller-runtime read kubewire's kubewire_reconcile_time_seconds alike.
+var ReconcileBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7,
+	0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60}
+
 // Histogram counts observations into buckets by upper bound, and keeps their count
 // and sum: durations of requests, of reconciles.
 //

@@ -28,7 +28,8 @@
 // replica was watching never causes its restart, and a restart owed but not yet
 // patched is forgotten.
 // A level-based version would write what it must remember into the cluster (an
-// annotation, a status field) and read it back in Reconcile.
+// annotation, a status field) and read it back in Reconcile; package foo is a
+// whole level-based controller, for comparison.
 //
 // # Why the handler, and not Reconcile, looks at phases
 //

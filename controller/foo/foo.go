@@ -1,0 +1,76 @@
+package foo
+
+import (
+	"cmp"
+	"log/slog"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/events"
+	"github.com/kubewire/kubewire/controller/informer"
+)
+
+// Foo is the custom resource, as much of it as the controller reads.
+type Foo struct {
+	apiclient.TypeMeta
+	Metadata apiclient.ObjectMeta `json:"metadata"`
+	Spec     struct {
+		DeploymentName string `json:"deploymentName"`
+		Replicas       *int32 `json:"replicas"`
+	} `json:"spec"`
+	Status Status `json:"status"`
+}
+
+// Status is what the controller writes back: the Deployment's available
+// replicas.
+type Status struct {
+	AvailableReplicas int32 `json:"availableReplicas"`
+}
+
+// deployment is as much of a Deployment as the controller reads.
+type deployment struct {
+	Metadata apiclient.ObjectMeta `json:"metadata"`
+	Spec     struct {
+		Replicas *int32 `json:"replicas"`
+	} `json:"spec"`
+	Status struct {
+		AvailableReplicas int32 `json:"availableReplicas"`
+	} `json:"status"`
+}
+
+// Options say where the controller works.
+type Options struct {
+	Namespace string // "" for every namespace
+	Workers   int
+	Log       *slog.Logger
+	Trace     func(string)
+}
+
+// Reconciler brings one Foo's Deployment and status in line with its spec.
+type Reconciler struct {
+	client      *apiclient.Client
+	foos        *informer.Lister[Foo]
+	deployments *informer.Lister[deployment]
+	events      *events.Recorder
+	log         *slog.Logger
+}
+
+// Setup builds the controller on m: informers on Foos and Deployments, an events
+// Recorder the Manager runs, and the watches.
+func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Reconciler) {
+	opts.Log = cmp.Or(opts.Log, slog.Default())
+	foos := m.Informer(Foos, informer.Options{Namespace: opts.Namespace})
+	deployments := m.Informer(apiclient.Deployments, informer.Options{Namespace: opts.Namespace})
+	r := &Reconciler{client: m.Client(), foos: informer.NewLister[Foo](foos), deployments: informer.NewLister[deployment](deployments),
+		events: events.NewRecorder(m.Client(), events.Options{Controller: "kubewire.io/foo", Log: opts.Log}), log: opts.Log}
+	m.AddRunner("events", r.events)
+	ctrl := controller.New("foo", r, controller.Options{Workers: opts.Workers, Log: opts.Log, Trace: opts.Trace})
+	// A Foo's own status writes do not move its generation: GenerationChanged
+	// keeps them from waking the controller.
+	ctrl.Watch(foos, nil, controller.GenerationChanged)
+	// Any change to a Deployment a Foo controls — deleted by hand, scaled by
+	// hand, its status moved by the Deployment controller — reconciles that Foo.
+	ctrl.Watch(deployments, controller.ToOwner(Foos))
+	m.Add(ctrl)
+	return ctrl, r
+}

@@ -1,0 +1,121 @@
+package foo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/events"
+	"github.com/kubewire/kubewire/controller/status"
+)
+
+// The events a Foo gets, as sample-controller words them.
+const (
+	reasonSynced    = "Synced"
+	messageSynced   = "Foo synced successfully"
+	reasonExists    = "ErrResourceExists"
+	messageExists   = "Resource %q already exists and is not managed by Foo"
+	reasonNoName    = "InvalidSpec"
+	messageNoName   = "spec.deploymentName must be specified"
+	fieldManager    = "kubewire-foo"
+	reconcileAction = "Reconcile"
+)
+
+// Reconcile makes the world match one Foo: its Deployment exists, is the Foo's,
+// and has the Foo's replicas; its status shows the Deployment's available
+// replicas. It reads both from the cache, and writes only what differs.
+func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	foo, err := r.foos.Get(req.Namespace, req.Name)
+	if apiclient.IsNotFound(err) {
+		return controller.Result{}, nil // deleted: the garbage collector deletes its Deployment
+	}
+	if err != nil {
+		return controller.Result{}, err
+	}
+	ref := events.RefTo(Foos, &foo.Metadata)
+	name := foo.Spec.DeploymentName
+	if name == "" {
+		// A spec no retry can fix: say so on the Foo, and wait for the user to
+		// change it (that change is an event).
+		r.events.Eventf(ref, events.Warning, reasonNoName, reconcileAction, messageNoName)
+		return controller.Result{}, nil
+	}
+
+	d, err := r.deployments.Get(foo.Metadata.Namespace, name)
+	switch {
+	case apiclient.IsNotFound(err):
+		if d, err = r.create(ctx, foo); err != nil {
+			return controller.Result{}, err
+		}
+	case err != nil:
+		return controller.Result{}, err
+	case !controller.IsControlledBy(&d.Metadata, &foo.Metadata):
+		// Someone else's Deployment of that name: leave it alone, and say so. A
+		// retry would find the same; a change to the Foo reconciles it again.
+		r.events.Eventf(ref, events.Warning, reasonExists, reconcileAction, messageExists, name)
+		return controller.Result{}, controller.Terminal(fmt.Errorf(messageExists, name))
+	case foo.Spec.Replicas != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *foo.Spec.Replicas):
+		if d, err = r.scale(ctx, foo, d); err != nil {
+			return controller.Result{}, err
+		}
+	}
+
+	// foo is the cache's, shared and read-only: status.Update gets a copy of its
+	// metadata to update.
+	meta := foo.Metadata
+	if _, err := status.Update(ctx, r.client.Resource(Foos), &meta, foo.Status, Status{AvailableReplicas: d.Status.AvailableReplicas}); err != nil {
+		return controller.Result{}, err
+	}
+	r.events.Eventf(ref, events.Normal, reasonSynced, reconcileAction, messageSynced)
+	return controller.Result{}, nil
+}
+
+// create makes the Foo's Deployment. A POST, not an apply: if a Deployment of
+// that name appeared since the cache last looked, the create fails
+// (AlreadyExists), the Request is retried, and by then the cache shows whose it
+// is. An apply would have quietly taken it over.
+func (r *Reconciler) create(ctx context.Context, foo *Foo) (*deployment, error) {
+	want, err := newDeployment(foo)
+	if err == nil {
+		var o *apiclient.Object
+		if o, err = r.client.Resource(apiclient.Deployments).Create(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager}); err == nil {
+			return apiclient.DecodeOnce[deployment](o)
+		}
+	}
+	return nil, fmt.Errorf("create deployment %s for foo %s: %w", foo.Spec.DeploymentName, foo.Metadata.Name, err)
+}
+
+// scale brings an owned Deployment to the Foo's replicas by server-side apply
+// of the whole intended Deployment, with Force: this controller decides those
+// fields, whoever last wrote them (kubectl scale, say). The apply carries the
+// resourceVersion the cache read, which makes it conditional: if the Deployment
+// changed since (replaced by someone else's of the same name, even), the server
+// answers Conflict, and the retry reads the cache again.
+func (r *Reconciler) scale(ctx context.Context, foo *Foo, d *deployment) (*deployment, error) {
+	want, err := newDeployment(foo)
+	if err == nil {
+		want["metadata"].(map[string]any)["resourceVersion"] = d.Metadata.ResourceVersion
+		var o *apiclient.Object
+		if o, err = r.client.Resource(apiclient.Deployments).Apply(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager, Force: true}); err == nil {
+			return apiclient.DecodeOnce[deployment](o)
+		}
+	}
+	return nil, fmt.Errorf("scale deployment %s for foo %s: %w", d.Metadata.Name, foo.Metadata.Name, err)
+}
+
+// newDeployment is the Deployment a Foo asks for: nginx pods labelled for the
+// Foo, as many as it says, controlled by it.
+func newDeployment(foo *Foo) (map[string]any, error) {
+	labels := map[string]any{"app": "nginx", "controller": foo.Metadata.Name}
+	owner := apiclient.ObjectMeta{Namespace: foo.Metadata.Namespace}
+	if err := controller.SetControllerReference(&owner, Foos, &foo.Metadata); err != nil {
+		return nil, err
+	}
+	meta := map[string]any{"name": foo.Spec.DeploymentName, "namespace": foo.Metadata.Namespace, "labels": labels,
+		"ownerReferences": owner.OwnerReferences}
+	return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta,
+		"spec": map[string]any{"replicas": foo.Spec.Replicas, "selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{"metadata": map[string]any{"labels": labels},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:latest"}}}}}}, nil
+}

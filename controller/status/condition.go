@@ -1,0 +1,61 @@
+package status
+
+import (
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// Condition is one condition of an object's status, as every API since 1.19
+// writes it (metav1.Condition): "is it Ready? True, since when, and why".
+type Condition struct {
+	// Type is CamelCase: "Ready", "Available", "Progressing".
+	Type string `json:"type"`
+	// Status is "True", "False" or "Unknown".
+	Status string `json:"status"`
+	// ObservedGeneration is the metadata.generation the condition was set for.
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// LastTransitionTime is when Status last changed — not when it was last
+	// checked: a reader asks "how long has it been Ready?".
+	LastTransitionTime apiclient.Time `json:"lastTransitionTime"`
+	// Reason is a CamelCase word for machines; Message a sentence for humans.
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// SetCondition puts c into *conds, replacing the condition of its Type. Its
+// LastTransitionTime is now (to the second) when the condition is new or its
+// Status changed, and the old time otherwise; c's own LastTransitionTime is
+// ignored. It reports whether *conds changed at all — a status to write.
+func SetCondition(conds *[]Condition, c Condition, now time.Time) (changed bool) {
+	c.LastTransitionTime = apiclient.Time{Time: now.UTC().Truncate(time.Second)}
+	old := FindCondition(*conds, c.Type)
+	if old == nil {
+		*conds = append(*conds, c)
+		return true
+	}
+	if old.Status == c.Status {
+		c.LastTransitionTime = old.LastTransitionTime
+	}
+	if *old == c {
+		return false
+	}
+	*old = c
+	return true
+}
+
+// FindCondition returns the condition of this type in conds, or nil.
+func FindCondition(conds []Condition, conditionType string) *Condition {
+	for i := range conds {
+		if conds[i].Type == conditionType {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+// IsTrue reports whether conds has a condition of this type with Status "True".
+func IsTrue(conds []Condition, conditionType string) bool {
+	c := FindCondition(conds, conditionType)
+	return c != nil && c.Status == "True"
+}

@@ -1,0 +1,134 @@
+package status
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// Update writes desired as the status of the object meta describes, through rc
+// (its resource, any namespace), unless it equals current, the status the object
+// has now (from the cache). Both are the status alone — a struct of the
+// caller's, a map, JSON bytes — not the whole object. When desired has an
+// observedGeneration field (a JSON key "observedGeneration" at its top), it is
+// set to meta.Generation first: the status then says which spec it describes.
+//
+// It reports whether it wrote. On a write, meta.ResourceVersion becomes the
+// object's new one. A NotFound means the object went; the caller usually ignores
+// it (the next event is its deletion).
+func Update(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.ObjectMeta, current, desired any) (written bool, err error) {
+	want, err := toValue(desired)
+	if err != nil {
+		return false, fmt.Errorf("status of %s: desired: %w", meta.Name, err)
+	}
+	if m, ok := want.(map[string]any); ok {
+		if _, has := m["observedGeneration"]; has {
+			m["observedGeneration"] = json.Number(fmt.Sprint(meta.Generation))
+		}
+	}
+	have, err := toValue(current)
+	if err != nil {
+		return false, fmt.Errorf("status of %s: current: %w", meta.Name, err)
+	}
+	if equal(have, want) {
+		return false, nil
+	}
+	patch, err := json.Marshal(map[string]any{"status": want})
+	if err != nil {
+		return false, fmt.Errorf("status of %s: %w", meta.Name, err)
+	}
+	o, err := rc.Namespace(meta.Namespace).Patch(ctx, meta.Name, apiclient.MergePatch, patch, apiclient.WriteOptions{}, "status")
+	if err != nil {
+		return false, err
+	}
+	meta.ResourceVersion = o.Metadata.ResourceVersion
+	return true, nil
+}
+
+// toValue turns v into the JSON value it encodes to, numbers kept as text.
+func toValue(v any) (any, error) {
+	var data []byte
+	switch b := v.(type) {
+	case []byte:
+		data = b
+	case json.RawMessage:
+		data = b
+	default:
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return nil, err
+		}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// equal compares two JSON values; numbers are equal when their values are
+// (1, 1.0, 1e0; sameNumber). A missing status equals an empty one.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		m, isMap := b.(map[string]any)
+		return b == nil || isMap && len(m) == 0
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && sameNumber(x, y)
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if b == nil {
+			return len(x) == 0
+		}
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equal(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// sameNumber compares two JSON numbers by value: exactly as int64 when both are
+// integers, else as float64 (two decimals that differ only past float64's
+// precision compare equal, and their write is skipped; a status does not hold
+// such numbers).
+func sameNumber(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	if x, err := a.Int64(); err == nil {
+		if y, err := b.Int64(); err == nil {
+			return x == y
+		}
+	}
+	x, err1 := a.Float64()
+	y, err2 := b.Float64()
+	return err1 == nil && err2 == nil && x == y
+}
