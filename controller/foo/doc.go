@@ -40,9 +40,11 @@
 //  4. ctrl.Watch(foos, nil, GenerationChanged): a Foo's own Request, but only
 //     for spec changes — the controller's status writes do not move the
 //     generation, so they do not wake it.
-//  5. ctrl.Watch(deployments, ToOwner(Foos)): any change to a Deployment a Foo
-//     controls — deleted or scaled by hand, its status moved — reconciles that
-//     Foo.
+//  5. ctrl.Watch(deployments, …): any change to a Deployment a Foo controls —
+//     deleted or scaled by hand, its status moved — reconciles that Foo
+//     (ToOwner), and so does any change to a Deployment a Foo asks for by name,
+//     found with an index on the Foos (byDeployment): when someone else's
+//     Deployment in the way is deleted, the Foo creates its own at once.
 //
 // Reconcile is level-based: it is told only which Foo, reads the Foo and its
 // Deployment from the caches as they are now, and writes only what differs:
@@ -70,10 +72,11 @@
 //
 // Its controller.go is 421 lines (264 without comments and blank lines), on top
 // of generated clientset, informers and listers for Foo; foo.go and reconcile.go
-// are 197 (146), with no generated code. What it spells out, kubewire does
+// are 221 (163), with no generated code. What it spells out, kubewire does
 // once: the worker loop, the queue, waiting for sync, the owner lookup (ToOwner),
 // the event broadcaster, copying before writing status. It updates the
 // Deployment with a PUT of a whole object it built; this controller applies it,
-// conditionally. It retries ErrResourceExists with backoff forever; this one
-// reports it and waits for the Foo to change (Terminal).
+// conditionally. It retries ErrResourceExists with backoff, up to 1000 s
+// apart, until the name is free; this one reports it once and is woken by the
+// index the moment the other Deployment changes or goes.
 package foo

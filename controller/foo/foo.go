@@ -8,6 +8,7 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/store"
 )
 
 // Foo is the custom resource, as much of it as the controller reads.
@@ -55,11 +56,23 @@ type Reconciler struct {
 	log         *slog.Logger
 }
 
+// byDeployment indexes Foos by the Deployment they ask for: namespace/name.
+const byDeployment = "deployment"
+
+func deploymentOf(f *apiclient.Object) ([]string, error) {
+	name, _ := f.FieldString("spec", "deploymentName")
+	if name == "" {
+		return nil, nil
+	}
+	return []string{f.Metadata.Namespace + "/" + name}, nil
+}
+
 // Setup builds the controller on m: informers on Foos and Deployments, an events
 // Recorder the Manager runs, and the watches.
 func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Reconciler) {
 	opts.Log = cmp.Or(opts.Log, slog.Default())
-	foos := m.Informer(Foos, informer.Options{Namespace: opts.Namespace})
+	foos := m.Informer(Foos, informer.Options{Namespace: opts.Namespace,
+		Indexers: store.Indexers[*apiclient.Object]{byDeployment: deploymentOf}})
 	deployments := m.Informer(apiclient.Deployments, informer.Options{Namespace: opts.Namespace})
 	r := &Reconciler{client: m.Client(), foos: informer.NewLister[Foo](foos), deployments: informer.NewLister[deployment](deployments),
 		events: events.NewRecorder(m.Client(), events.Options{Controller: "kubewire.io/foo", Log: opts.Log}), log: opts.Log}
@@ -69,8 +82,18 @@ func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Reconc
 	// keeps them from waking the controller.
 	ctrl.Watch(foos, nil, controller.GenerationChanged)
 	// Any change to a Deployment a Foo controls — deleted by hand, scaled by
-	// hand, its status moved by the Deployment controller — reconciles that Foo.
-	ctrl.Watch(deployments, controller.ToOwner(Foos))
+	// hand, its status moved by the Deployment controller — reconciles that Foo;
+	// so does any change to a Deployment a Foo asks for by name, controlled or
+	// not: when someone else's Deployment in the way is deleted, the Foo that
+	// wanted the name creates its own at once, with no retry loop waiting for it.
+	ctrl.Watch(deployments, func(d *apiclient.Object) []controller.Request {
+		reqs := controller.ToOwner(Foos)(d)
+		wanting, _ := foos.ByIndex(byDeployment, d.Key())
+		for _, f := range wanting {
+			reqs = append(reqs, controller.RequestFor(f))
+		}
+		return reqs
+	})
 	m.Add(ctrl)
 	return ctrl, r
 }

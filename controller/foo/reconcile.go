@@ -51,10 +51,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	case err != nil:
 		return controller.Result{}, err
 	case !controller.IsControlledBy(&d.Metadata, &foo.Metadata):
-		// Someone else's Deployment of that name: leave it alone, and say so. A
-		// retry would find the same; a change to the Foo reconciles it again.
+		// Someone else's Deployment of that name: leave it alone, and say so. No
+		// retry: it would find the same. When that Deployment changes or goes, or
+		// the Foo changes, the watches bring the Foo back (Setup).
 		r.events.Eventf(ref, events.Warning, reasonExists, reconcileAction, messageExists, name)
-		return controller.Result{}, controller.Terminal(fmt.Errorf(messageExists, name))
+		return controller.Result{}, nil
 	case foo.Spec.Replicas != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *foo.Spec.Replicas):
 		if d, err = r.scale(ctx, foo, d); err != nil {
 			return controller.Result{}, err

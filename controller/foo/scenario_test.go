@@ -178,6 +178,14 @@ func scenario(t *testing.T, c *apiclient.Client, ns string) {
 	if taken, _ := deployments.Get(ctx, "taken"); len(taken.Metadata.OwnerReferences) != 0 || replicas(taken) != "1" {
 		t.Fatalf("someone else's deployment was changed: owners %v, replicas %s", taken.Metadata.OwnerReferences, replicas(taken))
 	}
+	// Once the other Deployment is gone, the Foo that wanted the name gets its own.
+	if err := deployments.Delete(ctx, "taken", apiclient.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	await(t, deployments, "taken", "the intruder's own Deployment", func(o *apiclient.Object) bool {
+		refs := o.Metadata.OwnerReferences
+		return len(refs) == 1 && refs[0].Name == "intruder" && replicas(o) == "2"
+	})
 
 	// A Foo without a deploymentName is a Warning, not a retry loop: Reconcile
 	// says so and returns no error (asked again, now that the cache holds it).
