@@ -56,15 +56,15 @@ type Options struct {
 	// watches waits on: Burst requests at once (default 10), then QPS a second.
 	//
 	// The default is no client-side limit. client-go's 5 QPS, burst 10, made 150
-	// label patches take 30.0 s where they take 0.62 s without it (kube-apiserver
-	// v1.37.2 on loopback, 2026-11-24); the API server protects itself since
-	// API Priority and Fairness (GA in 1.29): it queues a client per priority
-	// level and answers 429 with Retry-After when a level is full, and this client
-	// waits and retries those (MaxRetries). A client-side bucket only guesses at
-	// what the server can take, and guesses low. controller-runtime came to the
-	// same conclusion and turned its limiter off by default in v0.21; kubectl
-	// lifts its own to 50/300. Set QPS where a server predates Priority and
-	// Fairness or a quota asks for it.
+	// label patches take 28.0 s where they take 0.58 s without it (kube-apiserver
+	// v1.32.4 on loopback, 2026-11-24, BenchmarkIntegration_label_150_configmaps).
+	// The API server protects itself since API Priority and Fairness (GA in 1.29):
+	// it queues a client per priority level and answers 429 with Retry-After when
+	// a level is full, and this client waits and retries those (MaxRetries). A
+	// client-side bucket only guesses at what the server can take, and guesses
+	// low. controller-runtime came to the same conclusion and turned its limiter
+	// off by default in v0.21; kubectl lifts its own to 50/300. Set QPS where a
+	// server predates Priority and Fairness or a quota asks for it.
 	QPS   float64
 	Burst int
 	// UserAgent defaults to "kubewire/VERSION (OS/ARCH)".
