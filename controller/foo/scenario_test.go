@@ -42,13 +42,28 @@ func runFoo(t *testing.T, c *apiclient.Client, ns string) *foo.Reconciler {
 }
 
 // await watches the object of rc named name until cond holds, and returns it.
-// The watchdog only ends a test that would otherwise hang; nothing here waits on
-// time.
 func await(t *testing.T, rc apiclient.ResourceClient, name, what string, cond func(*apiclient.Object) bool) *apiclient.Object {
+	t.Helper()
+	return awaitMatch(t, rc, apiclient.ListOptions{FieldSelector: "metadata.name=" + name}, what, cond)
+}
+
+// awaitEvent waits for an Event about the Foo named fooName with this reason.
+func awaitEvent(t *testing.T, c *apiclient.Client, ns, fooName, reason string) *apiclient.Object {
+	t.Helper()
+	return awaitMatch(t, c.Resource(eventsV1).Namespace(ns), apiclient.ListOptions{}, "event "+reason+" on foo "+fooName, func(o *apiclient.Object) bool {
+		r, _ := o.FieldString("reason")
+		n, _ := o.FieldString("regarding", "name")
+		return r == reason && n == fooName
+	})
+}
+
+// awaitMatch lists what sel selects, then watches it from there, until an
+// object that exists satisfies cond, and returns it. The watchdog only ends a
+// test that would otherwise hang; nothing here waits on time.
+func awaitMatch(t *testing.T, rc apiclient.ResourceClient, sel apiclient.ListOptions, what string, cond func(*apiclient.Object) bool) *apiclient.Object {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sel := apiclient.ListOptions{FieldSelector: "metadata.name=" + name}
 	list, err := rc.List(ctx, sel)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +73,8 @@ func await(t *testing.T, rc apiclient.ResourceClient, name, what string, cond fu
 			return o
 		}
 	}
-	w, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{FieldSelector: sel.FieldSelector, ResourceVersion: list.ResourceVersion}})
+	sel.ResourceVersion = list.ResourceVersion
+	w, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: sel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,43 +84,7 @@ func await(t *testing.T, rc apiclient.ResourceClient, name, what string, cond fu
 		if err != nil {
 			t.Fatalf("waiting for %s: %v", what, err)
 		}
-		if ev.Type != apiclient.Deleted && ev.Type != apiclient.Bookmark && cond(ev.Object) {
-			return ev.Object
-		}
-	}
-}
-
-// awaitEvent waits for an Event about the Foo named fooName with this reason.
-func awaitEvent(t *testing.T, c *apiclient.Client, ns, fooName, reason string) *apiclient.Object {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	rc := c.Resource(eventsV1).Namespace(ns)
-	list, err := rc.List(ctx, apiclient.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	match := func(o *apiclient.Object) bool {
-		r, _ := o.FieldString("reason")
-		n, _ := o.FieldString("regarding", "name")
-		return r == reason && n == fooName
-	}
-	for _, o := range list.Items {
-		if match(o) {
-			return o
-		}
-	}
-	w, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: list.ResourceVersion}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	for {
-		ev, err := w.Next()
-		if err != nil {
-			t.Fatalf("waiting for event %s on foo %s: %v", reason, fooName, err)
-		}
-		if ev.Type == apiclient.Added && match(ev.Object) {
+		if (ev.Type == apiclient.Added || ev.Type == apiclient.Modified) && cond(ev.Object) {
 			return ev.Object
 		}
 	}
