@@ -45,7 +45,13 @@
 // timeoutSeconds drawn in [5, 10) minutes. Every event, bookmarks included, moves the
 // resourceVersion on. A normal end watches again from there, without a LIST; a 410
 // (ERROR event or response) lists again, and what vanished meanwhile reaches the Sink
-// through Replace; a watch silent for its timeout plus IdleMargin is dropped.
+// through Replace; a watch silent for its timeout plus IdleMargin is dropped. A
+// watch the server ends within a second without moving the resourceVersion on
+// backs off before the next (errClosedAtOnce), so a server that hangs up at once
+// cannot make it spin; a watch the server refuses with a 4xx other than 410 and
+// 429 — a 400 for a resourceVersion it cannot read, a 403 — backs off and lists
+// again, the latest state after a 400 (refusedWatch), since the same request
+// would fail the same way.
 //
 // BackingOff: 0.8 s doubling to 30 s with jitter (Backoff), reset after two
 // minutes without failure; a Status asking for a longer Retry-After is obeyed. Then
@@ -146,7 +152,7 @@
 // initial-events-end bookmark and a fall back to LIST. What differs, and why:
 //
 //   - A watch that breaks — a cut or dropped stream, a malformed line, an error
-//     when opening it (other than 410) — is resumed from the last resourceVersion
+//     when opening it (other than 410 and a 4xx refusal) — is resumed from the last resourceVersion
 //     after a backoff. client-go watches again at once after a cut (it cannot tell
 //     one from a normal end), and relists after a malformed line (the default
 //     MaxInternalErrorRetryDuration is 0) or an unexpected error opening the

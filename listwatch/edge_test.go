@@ -14,8 +14,13 @@ const (
 	ok       = "< 200"
 	gone     = `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}}`
 	tooLarge = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Timeout: Too large resource version: 11, current: 9","reason":"Timeout","details":{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1},"code":504}`
+	badRV    = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid resource version: x","reason":"BadRequest","code":400}`
 	gone410  = `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 10 (20)","reason":"Expired","code":410}`
 )
+
+func bookmark(rv string) string {
+	return `{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"` + rv + `"}}}`
+}
 
 func podList(rv string, pods ...string) string {
 	return `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"` + rv + `"},"items":[` + strings.Join(pods, ",") + `]}`
@@ -34,6 +39,22 @@ func TestReflector_edge_cases(t *testing.T) {
 			list0, ok, podList("10", podJSON("a", "5")),
 			watch10, ok, "< end",
 			watch10, ok, ev("ADDED", "b", "11"), "< end",
+		}},
+		{"only-bookmarks-then-end", listwatch.Options{}, []string{
+			// Ending at once after a bookmark that moves nothing is no progress
+			// either: it backs off too (issue 16: it watched again at once, forever).
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, bookmark("10"), "< end",
+			watch10, ok, ev("ADDED", "b", "11"), "< end",
+		}},
+		{"watch-refused", listwatch.Options{}, []string{
+			// A watch refused for its resourceVersion (400) cannot succeed with the
+			// same one: back off and list the latest (issue 16: it retried rv=10
+			// forever).
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, "< 400", badRV,
+			"> GET /api/v1/namespaces/demo/pods?limit=500", ok, podList("12", podJSON("a", "5"), podJSON("b", "12")),
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=12&watch=true", ok, ev("ADDED", "c", "13"), "< end",
 		}},
 		{"gone-right-after-a-list", listwatch.Options{}, []string{
 			// A 410 before any event waits before relisting: no LIST loop.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -130,6 +131,8 @@ func (r *Reflector) after(res result) stateFn {
 		return r.relist(res.err)
 	case idle:
 		return r.dropIdle(res.err)
+	case refused:
+		return r.refusedWatch(res.err)
 	case notListed:
 		return func(ctx context.Context) stateFn { return r.backOff(ctx, res.err, r.listing) }
 	}
@@ -176,6 +179,17 @@ func (r *Reflector) relist(err error) stateFn {
 	r.step(Step{Op: OpError, Err: err, Next: "relist"})
 	r.log.Info("watch expired, listing again", "err", err)
 	return r.listing
+}
+
+// refusedWatch: Watching → BackingOff → Listing, when the server refused the
+// watch request itself (a 4xx, see refusedVersion). A 400 says it cannot read
+// our resourceVersion, so the list asks for the latest state instead of that
+// version (a LIST at it would be refused the same way).
+func (r *Reflector) refusedWatch(err error) stateFn {
+	if apiclient.CodeOf(err) == http.StatusBadRequest {
+		r.rvUnavailable = true
+	}
+	return func(ctx context.Context) stateFn { return r.backOff(ctx, err, r.listing) }
 }
 
 // dropIdle: Watching → BackingOff, when a watch went silent past its timeout plus

@@ -21,6 +21,7 @@ const (
 	idle                        // nothing came for too long: dropped, back off, watch again
 	fellBack                    // a streaming list failed before it was complete: LIST
 	notListed                   // the Sink refused a streaming list: back off, list again
+	refused                     // a 4xx but 410 and 429: back off, list again
 	stopped                     // ctx is done
 )
 
@@ -29,10 +30,13 @@ type result struct {
 	err  error
 }
 
-// errClosedAtOnce: a watch the server ended at once with nothing in it. Watching
-// again at once could spin against a server that does that every time, so it
-// counts as a failure and backs off. (client-go calls it a "very short watch".)
-var errClosedAtOnce = errors.New("the server ended the watch at once, with nothing in it")
+// errClosedAtOnce: a watch the server ended within a second without moving the
+// resourceVersion on — nothing in it, or only bookmarks at the version it
+// started from. Watching again at once could spin against a server that does
+// that every time, so it counts as a failure and backs off. (client-go calls it a
+// "very short watch", but counts a bookmark as progress, so a server that sends
+// one and hangs up spins it.)
+var errClosedAtOnce = errors.New("the server ended the watch at once, without progress")
 
 // watch opens one watch and applies its events to the Sink until it ends.
 //
@@ -66,7 +70,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	dog := startWatchdog(r.clock, r.idleTimeout, cancel) // armed before the request: a server that never answers is caught too
 	defer dog.stop()
 	r.step(Step{Op: OpWatch, ResourceVersion: opts.ResourceVersion, Timeout: timeout, Initial: initial})
-	started := r.clock.Now()
+	started, from := r.clock.Now(), r.rv
 
 	w, err := r.rc.Watch(wctx, opts)
 	if err != nil {
@@ -86,7 +90,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 		}
 		ev, err := w.Next()
 		if err != nil {
-			if err == io.EOF && col == nil && n == 0 && r.clock.Now().Sub(started) < time.Second {
+			if err == io.EOF && col == nil && r.rv == from && r.clock.Now().Sub(started) < time.Second {
 				err = errClosedAtOnce
 			}
 			return r.ending(ctx, dog, err, col != nil, n)
@@ -128,8 +132,21 @@ func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listin
 		return result{ended, nil}
 	case unavailable(err):
 		return result{gone, err}
+	case refusedVersion(err):
+		return result{refused, err}
 	}
 	return result{failed, err}
+}
+
+// refusedVersion reports whether the server refused the watch itself with a
+// 4xx other than 410 (handled as gone) and 429 (throttled: wait and watch
+// again): a 400 for a resourceVersion it cannot read, a 403, a 404. The same
+// request can only fail the same way, so the Reflector lists again, after a
+// back-off, as client-go does when its ListAndWatch returns. (Retrying the watch
+// at the same resourceVersion was issue 16: forever.)
+func refusedVersion(err error) bool {
+	code := apiclient.CodeOf(err)
+	return code >= 400 && code < 500 && code != http.StatusGone && code != http.StatusTooManyRequests
 }
 
 // fallBack: a streaming list that failed before it was complete becomes a LIST
@@ -139,7 +156,7 @@ func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listin
 func (r *Reflector) fallBack(err error) result {
 	r.noteError(err)
 	r.step(Step{Op: OpFallback, Err: err})
-	if code := apiclient.CodeOf(err); code >= 400 && code < 500 && code != http.StatusGone && code != http.StatusTooManyRequests {
+	if refusedVersion(err) {
 		r.streaming = false
 		r.log.Warn("the server refused a streaming list; using LIST from now on", "err", err)
 	}
