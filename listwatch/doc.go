@@ -162,10 +162,10 @@
 //   - A dead connection is found by a watchdog on the reflector's clock: a watch
 //     silent for its timeout plus IdleMargin is dropped (as kube-rs does), and
 //     Health().LastError is ErrWatchIdle. client-go relies on HTTP/2 health pings
-//     set on its transport; apiclient's transport does not configure them (Go's
-//     http.HTTP2Config.SendPingTimeout, since Go 1.24, could). The watchdog is the
-//     one liveness check of the watch layer: it also covers HTTP/1.1 and a server
-//     that answers pings but sends nothing, and it runs on a fake clock in tests.
+//     alone; kubeconfig's transport sets the same pings (a dead connection fails
+//     the watch within 45 s), and the watchdog stays as the watch layer's own
+//     check: it also covers HTTP/1.1 and a server that answers pings but sends
+//     nothing, and it runs on a fake clock in tests.
 //   - A 410 is relisted at once (client-go waits its backoff); only a 410 that
 //     comes before any event of the watch waits, to avoid a LIST loop.
 //   - Every step is a Step value with one line of text, for traces and golden

@@ -87,9 +87,10 @@
 // three (apiclient sets the user agent) and no transport cache: call Transport once
 // and share it. client-go configures HTTP/2 health pings (x/net/http2
 // ReadIdleTimeout 30 s, PingTimeout 15 s) to notice a dead connection under a long
-// watch. The standard library can do the same since Go 1.24 (http.HTTP2Config's
-// SendPingTimeout and PingTimeout), but this transport does not set them yet: a dead
-// connection is noticed by 30 s TCP keep-alives and by the Reflector's watchdog
+// watch; this transport sets the same numbers through the standard library's
+// http.HTTP2Config (SendPingTimeout and PingTimeout, Go 1.24), so a stopped server
+// under a watch is noticed within 45 s. HTTP/1.1 connections (through some
+// proxies) have only 30 s TCP keep-alives and the Reflector's watchdog
 // (listwatch/watchdog.go).
 //
 // plugin/pkg/client/auth/exec (exec.go) runs credential plugins. Same protocol

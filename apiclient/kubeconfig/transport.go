@@ -58,6 +58,13 @@ func (c *Config) Transport() (http.RoundTripper, error) {
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		DisableCompression:    c.DisableCompression,
+		// HTTP/2 health checks, client-go's numbers: a connection silent for 30 s
+		// is sent a ping, and one that does not answer within 15 s is closed,
+		// which fails every watch on it. A half-open connection (a server
+		// stopped, a NAT that forgot us) is noticed within 45 s, where only the
+		// Reflector's watchdog — its watch timeout plus a margin, minutes — would
+		// notice otherwise.
+		HTTP2: &http.HTTP2Config{SendPingTimeout: http2PingAfter, PingTimeout: http2PingTimeout},
 	}
 
 	auth := &authTransport{base: base, server: server, impersonate: c.impersonation()}
@@ -78,6 +85,12 @@ func (c *Config) Transport() (http.RoundTripper, error) {
 	}
 	return auth, nil
 }
+
+// The HTTP/2 health check (see Transport).
+const (
+	http2PingAfter   = 30 * time.Second
+	http2PingTimeout = 15 * time.Second
+)
 
 // tlsConfig builds the client TLS settings. Verification is on unless the kubeconfig
 // says insecure-skip-tls-verify, and then there must be no CA: the two contradict.
