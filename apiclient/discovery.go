@@ -98,9 +98,9 @@ func (c *Client) getRaw(ctx context.Context, path, accept string) ([]byte, strin
 		return nil, "", err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(limitBody(resp.Body, maxDocument))
 	if err != nil {
-		return nil, "", fmt.Errorf("GET %s: %w", path, err)
+		return nil, "", fmt.Errorf("GET %s: %w", path, gaveUp(ctx, err))
 	}
 	return body, resp.Header.Get("Content-Type"), nil
 }

@@ -61,7 +61,9 @@ func (e *StatusError) Error() string {
 	}
 	switch {
 	case e.Status.Message != "":
-		fmt.Fprintf(&b, ": %s", e.Status.Message)
+		// The server's words, on one line and at most maxMessage long: a
+		// message is text from the network, as a body is (issue 16).
+		fmt.Fprintf(&b, ": %s", oneLine(e.Status.Message, maxMessage, false))
 	case e.Body != "":
 		fmt.Fprintf(&b, ": response is not a Status: %s", e.Body)
 	}
@@ -102,16 +104,33 @@ func errorFromResponse(verb, url string, code int, body []byte) *StatusError {
 	return e
 }
 
-// trimBody makes a body fit on one line of an error message: HTML tags and runs of
-// white space fold away, and it stops after 200 characters.
+// How much of what a server sent an error message shows: a body that is not a
+// Status (an HTML page, say) is cut shorter than a Status message, which can
+// list a validation failure per field.
+const (
+	maxBody    = 200
+	maxMessage = 1000
+)
+
+// trimBody makes a body fit on one line of an error message: HTML tags and runs
+// of white space fold away, and it stops after maxBody characters.
 func trimBody(body []byte) string {
+	if s := oneLine(string(body), maxBody, true); s != "" {
+		return s
+	}
+	return "(empty body)"
+}
+
+// oneLine folds runs of white space and control characters into one space, drops
+// HTML tags when html is set, and stops after max bytes with "…".
+func oneLine(s string, max int, html bool) string {
 	var b strings.Builder
 	inTag, space := false, false
-	for _, r := range string(body) {
+	for _, r := range s {
 		switch {
-		case r == '<':
+		case html && r == '<':
 			inTag = true
-		case r == '>' && inTag:
+		case html && r == '>' && inTag:
 			inTag, space = false, true
 		case inTag:
 		case unicode.IsSpace(r) || !unicode.IsPrint(r):
@@ -123,13 +142,10 @@ func trimBody(body []byte) string {
 			space = false
 			b.WriteRune(r)
 		}
-		if b.Len() >= 200 {
+		if b.Len() >= max {
 			b.WriteString("…")
 			break
 		}
-	}
-	if b.Len() == 0 {
-		return "(empty body)"
 	}
 	return b.String()
 }

@@ -223,3 +223,37 @@ func gaveUp(ctx context.Context, err error) error {
 	}
 	return err
 }
+
+// maxDocument bounds a response that is read whole rather than streamed — a
+// discovery document, a page of a Table, /version — counted after
+// decompression, so that a small gzip body that inflates to gigabytes stops
+// here too. The largest real discovery documents are a few MiB. (One object, as
+// a GET or a write answers, is bounded like a watch event: maxEvent.)
+const maxDocument = 64 << 20
+
+// limitBody reads body up to limit bytes, then fails rather than reading on.
+func limitBody(body io.Reader, limit int64) io.Reader {
+	return &limitedBody{r: body, left: limit, limit: limit}
+}
+
+type limitedBody struct {
+	r           io.Reader
+	left, limit int64
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// At the limit: only the end of the body may follow.
+		var probe [1]byte
+		if n, err := l.r.Read(probe[:]); n == 0 && err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("the response is over %d MiB (decompressed): refused", l.limit>>20)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}

@@ -1,6 +1,7 @@
 package apiclient
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,6 +42,7 @@ const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/js
 // aggregated API server may do; the caller then has to make its own columns.
 func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions) (t *Table, ok bool, err error) {
 	t = &Table{}
+	var guard PageGuard
 	for {
 		q := opts.values()
 		q.Set("includeObject", "Metadata")
@@ -53,7 +55,7 @@ func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions
 			Kind     string   `json:"kind"`
 			Metadata ListMeta `json:"metadata"`
 		}
-		dec := json.NewDecoder(resp.Body)
+		dec := json.NewDecoder(limitBody(resp.Body, maxDocument))
 		dec.UseNumber()
 		err = dec.Decode(&page)
 		resp.Body.Close()
@@ -69,6 +71,9 @@ func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions
 		t.Rows = append(t.Rows, page.Rows...)
 		if page.Metadata.Continue == "" || name != "" {
 			return t, true, nil
+		}
+		if err := cmp.Or(guard.Items(len(page.Rows)), guard.Page(page.Metadata.Continue)); err != nil {
+			return nil, false, fmt.Errorf("table %s: %w", r.res, err)
 		}
 		opts.Continue = page.Metadata.Continue
 	}

@@ -181,7 +181,7 @@ func (r ResourceClient) call(ctx context.Context, req request) (*Object, error) 
 		return nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := io.ReadAll(limitBody(resp.Body, maxEvent))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: read response: %w", req.verb, req.path, gaveUp(ctx, err))
 	}

@@ -2,6 +2,7 @@ package listwatch
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -45,15 +46,22 @@ type Pager struct {
 func (p Pager) List(ctx context.Context, rc apiclient.ResourceClient, opts apiclient.ListOptions, fn func(*apiclient.Object) error) (string, error) {
 	first := opts
 	rv := ""
+	var guard apiclient.PageGuard
 	for page := 1; ; page++ {
 		if p.OnPage != nil {
 			p.OnPage(page, opts)
 		}
-		meta, err := rc.ListEach(ctx, opts, p.Decode, fn)
+		meta, err := rc.ListEach(ctx, opts, p.Decode, func(o *apiclient.Object) error {
+			if err := guard.Items(1); err != nil {
+				return err
+			}
+			return fn(o)
+		})
 		if apiclient.IsGone(err) && opts.Continue != "" {
 			if p.OnExpired != nil {
 				p.OnExpired(err)
 			}
+			guard.Restart()
 			opts, rv, page = first, "", 0
 			opts.Limit = 0
 			continue
@@ -66,6 +74,9 @@ func (p Pager) List(ctx context.Context, rc apiclient.ResourceClient, opts apicl
 		}
 		if meta.Continue == "" {
 			return rv, nil
+		}
+		if err := guard.Page(meta.Continue); err != nil {
+			return "", fmt.Errorf("list: %w", err)
 		}
 		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
 	}

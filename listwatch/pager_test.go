@@ -94,3 +94,17 @@ func TestPager_returns_the_error_of_a_page(t *testing.T) {
 		t.Fatalf("error %v (code %d), want code %d", err, got, want)
 	}
 }
+
+// A server that answers a continue token with the same token would be paged
+// forever, everything read kept (issue 16: sync and get grew without limit):
+// the second time is an error.
+func TestPager_refuses_a_repeated_continue_token(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
+		page2, ok, pagedList("50", "p2", podJSON("b", "4")),
+	))
+	_, _, err := listwatch.ListAll(context.Background(), rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	if err == nil || !strings.Contains(err.Error(), "same continue token twice") {
+		t.Fatalf("ListAll: %v, want a repeated-token error", err)
+	}
+}
