@@ -3,6 +3,7 @@ package kubeconfig
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,7 +12,7 @@ import (
 )
 
 // errPlainHTTP is why a credential is not sent: anyone on the path could read it.
-var errPlainHTTP = errors.New("refusing to send credentials over plain http to a host that is not loopback; use https")
+var errPlainHTTP = errors.New("refusing to send credentials over plain http to a host that is not loopback, or through a plain-http proxy that is not; use https")
 
 // authTransport adds who we are to each request and hands it to base. It never
 // changes the caller's request: it sends a clone (the RoundTripper contract).
@@ -40,9 +41,14 @@ type authTransport struct {
 // returned to the caller as it is.
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.server != nil && !sameHost(req.URL, t.server) {
-		return t.base.RoundTrip(req) // not our server: it gets nothing of ours
+		// Not our server — a redirect elsewhere, most likely. Not even
+		// without the Authorization header: the TLS client certificate goes
+		// with every connection this transport makes (the pattern of
+		// CVE-2022-3172), so the request is refused.
+		closeBody(req)
+		return nil, fmt.Errorf("refusing a request to %s: this kubeconfig's credentials are for %s only", hostPort(req.URL), hostPort(t.server))
 	}
-	if t.secret && !confidential(req.URL) {
+	if t.secret && !t.protected(req) {
 		closeBody(req)
 		return nil, errPlainHTTP
 	}
@@ -133,6 +139,25 @@ func confidential(u *url.URL) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// protected reports whether a credential in req is read by nobody but the
+// server: https, even through a proxy (CONNECT keeps TLS end to end); plain http
+// only to a loopback server, and then only directly or through a proxy that is
+// itself loopback or https — a plain-http proxy elsewhere would read it in clear
+// (issue 16: proxy-url was not looked at).
+func (t *authTransport) protected(req *http.Request) bool {
+	if req.URL.Scheme == "https" {
+		return true
+	}
+	if !confidential(req.URL) {
+		return false
+	}
+	if t.base.Proxy == nil {
+		return true
+	}
+	proxy, err := t.base.Proxy(req)
+	return err == nil && (proxy == nil || confidential(proxy))
 }
 
 // sameHost compares scheme and host:port, the origin a credential is meant for.

@@ -200,12 +200,18 @@ func newKey(t testing.TB) *ecdsa.PrivateKey {
 // answers with its common name.
 func clientCertServer(t testing.TB, ca *testCA) *httptest.Server {
 	t.Helper()
+	return clientCertServerWith(t, ca, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(r.TLS.PeerCertificates[0].Subject.CommonName))
+	})
+}
+
+// clientCertServerWith is a TLS server that requires a client certificate
+// signed by ca, and answers with h.
+func clientCertServerWith(t testing.TB, ca *testCA, h http.HandlerFunc) *httptest.Server {
+	t.Helper()
 	pool := x509.NewCertPool()
 	pool.AddCert(ca.cert)
-	return tlsServer(t, &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool},
-		func(w http.ResponseWriter, r *http.Request) {
-			_, _ = w.Write([]byte(r.TLS.PeerCertificates[0].Subject.CommonName))
-		})
+	return tlsServer(t, &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}, h)
 }
 
 // tlsServer starts an httptest TLS server with conf (nil: httptest's) that does not

@@ -18,9 +18,11 @@ import (
 //	request ─▶ auth (clone; Authorization; Impersonate-*; 401 → exec again, retry once)
 //	        ─▶ *http.Transport (TLS ≥ 1.2 as configured; proxy; HTTP/2; keep-alive)
 //
-// Credentials are added only to requests for Server's scheme and host (all requests
-// if Server is ""), so a redirect elsewhere never carries them, and never to a
-// plain http:// host other than loopback: such a request fails instead.
+// A transport that holds a credential — a token, a password, a plugin, a client
+// certificate — serves only Server's scheme and host (all requests if Server is
+// ""): a request elsewhere, a redirect to another host, fails rather than carry
+// any of them; and it never sends them to a plain http:// host other than
+// loopback: such a request fails instead.
 //
 // Call it once and share the result, which is safe for concurrent use: every call
 // builds a new connection pool and a new exec-credential cache (a second call runs
@@ -80,8 +82,11 @@ func (c *Config) Transport() (http.RoundTripper, error) {
 	if auth.secret && server != nil && !confidential(server) {
 		return nil, c.clusterError("server", errPlainHTTP)
 	}
-	if !auth.secret && len(auth.impersonate) == 0 {
-		return base, nil // nothing to add to requests: no wrapper
+	if auth.secret && server != nil && server.Scheme == "http" && c.Proxy != nil && !confidential(c.Proxy) {
+		return nil, c.clusterError("proxy-url", errPlainHTTP)
+	}
+	if !auth.secret && len(auth.impersonate) == 0 && len(c.Auth.CertData) == 0 {
+		return base, nil // no credential of any kind: no wrapper
 	}
 	return auth, nil
 }
