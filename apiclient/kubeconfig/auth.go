@@ -1,7 +1,9 @@
 package kubeconfig
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -40,33 +42,43 @@ type authTransport struct {
 // sent once more, if its body can be replayed (GetBody, or no body). A second 401 is
 // returned to the caller as it is.
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, authz, err := t.send(req)
+	if err == nil && resp.StatusCode >= 400 && authz != "" {
+		resp.Body = masked(resp.Body, authz)
+	}
+	return resp, err
+}
+
+// send is RoundTrip less the masking; it also returns the Authorization value
+// the answer is to.
+func (t *authTransport) send(req *http.Request) (*http.Response, string, error) {
 	if t.server != nil && !sameHost(req.URL, t.server) {
 		// Not our server — a redirect elsewhere, most likely. Not even
 		// without the Authorization header: the TLS client certificate goes
 		// with every connection this transport makes (the pattern of
 		// CVE-2022-3172), so the request is refused.
 		closeBody(req)
-		return nil, fmt.Errorf("refusing a request to %s: this kubeconfig's credentials are for %s only", hostPort(req.URL), hostPort(t.server))
+		return nil, "", fmt.Errorf("refusing a request to %s: this kubeconfig's credentials are for %s only", hostPort(req.URL), hostPort(t.server))
 	}
 	if t.secret && !t.protected(req) {
 		closeBody(req)
-		return nil, errPlainHTTP
+		return nil, "", errPlainHTTP
 	}
 
 	authz, cred, err := t.credential(req.Context())
 	if err != nil {
 		closeBody(req)
-		return nil, err
+		return nil, "", err
 	}
 	resp, err := t.base.RoundTrip(t.withAuth(req, authz))
 	if err != nil || resp.StatusCode != http.StatusUnauthorized || t.exec == nil {
-		return resp, err
+		return resp, authz, err
 	}
 	if !replayable(req) {
 		// We cannot send this body again, but the next request should not use the
 		// credential the server just refused.
 		t.exec.forget(cred)
-		return resp, nil
+		return resp, authz, nil
 	}
 
 	// Read the rest of the 401 so its connection can be reused, then ask the plugin
@@ -75,18 +87,20 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	fresh, err := t.exec.refresh(req.Context(), cred)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	retry := req
 	if req.GetBody != nil {
 		body, err := req.GetBody()
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		retry = req.Clone(req.Context())
 		retry.Body = body
 	}
-	return t.base.RoundTrip(t.withAuth(retry, fresh.authorization()))
+	authz = fresh.authorization()
+	resp, err = t.base.RoundTrip(t.withAuth(retry, authz))
+	return resp, authz, err
 }
 
 // credential returns the Authorization value to send ("" for none) and, with an exec
@@ -180,4 +194,35 @@ func closeBody(req *http.Request) {
 	if req.Body != nil {
 		req.Body.Close()
 	}
+}
+
+// maxMasked is how much of a failed response masked keeps: as much as apiclient
+// reads of one (its maxErrorBody).
+const maxMasked = 1 << 20
+
+// masked returns the start of a failed response's body with every copy of the
+// credential sent replaced by "[redacted]": a server (or a proxy before it)
+// that echoes the request's Authorization header in its error page would
+// otherwise put the token in the error the user reads (issue 16). The token
+// alone is masked too, and for basic auth the decoded user:password and the
+// password.
+func masked(body io.ReadCloser, authz string) io.ReadCloser {
+	data, _ := io.ReadAll(io.LimitReader(body, maxMasked))
+	body.Close()
+	secrets := []string{authz}
+	if scheme, value, ok := strings.Cut(authz, " "); ok {
+		secrets = append(secrets, value)
+		if strings.EqualFold(scheme, "Basic") {
+			if pair, err := base64.StdEncoding.DecodeString(value); err == nil {
+				_, password, _ := strings.Cut(string(pair), ":")
+				secrets = append(secrets, string(pair), password)
+			}
+		}
+	}
+	for _, secret := range secrets {
+		if len(secret) >= 4 { // a one-letter password would mask half the page
+			data = bytes.ReplaceAll(data, []byte(secret), []byte("[redacted]"))
+		}
+	}
+	return io.NopCloser(bytes.NewReader(data))
 }

@@ -15,7 +15,8 @@ import (
 
 // Transport returns the http.RoundTripper every request to this server goes through:
 //
-//	request ─▶ auth (clone; Authorization; Impersonate-*; 401 → exec again, retry once)
+//	request ─▶ auth (clone; Authorization; Impersonate-*; 401 → exec again, retry once;
+//	                 a failed answer's body comes back with the credential masked)
 //	        ─▶ *http.Transport (TLS ≥ 1.2 as configured; proxy; HTTP/2; keep-alive)
 //
 // A transport that holds a credential — a token, a password, a plugin, a client

@@ -341,3 +341,35 @@ func TestTransport_refuses_credentials_through_a_plain_http_proxy(t *testing.T) 
 		}
 	}
 }
+
+// A server that echoes the request's Authorization header in a failed answer
+// must not put the token in front of the user: the body of every failed answer
+// comes back with each copy of the credential masked (issue 16: the token was
+// printed in the error line). Bearer tokens and basic auth alike.
+func TestTransport_masks_the_credential_in_failed_answers(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"kind":"Status","message":"bad credentials: `+r.Header.Get("Authorization")+`"}`, http.StatusUnauthorized)
+	}))
+	defer api.Close()
+	for _, tt := range []struct {
+		name   string
+		auth   kubeconfig.AuthConfig
+		secret []string
+	}{
+		{"bearer", kubeconfig.AuthConfig{Token: "s3cr3t-token"}, []string{"s3cr3t-token"}},
+		{"basic", kubeconfig.AuthConfig{Username: "jane", Password: "hunter22"}, []string{b64("jane:hunter22")}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := mustTransport(t, &kubeconfig.Config{Server: api.URL, Auth: tt.auth})
+			status, body := get(t, tr, api.URL+"/api")
+			if status != 401 || !strings.Contains(body, "[redacted]") {
+				t.Fatalf("GET = %d %q, want a 401 with the credential masked", status, body)
+			}
+			for _, s := range tt.secret {
+				if strings.Contains(body, s) {
+					t.Fatalf("the body shows the secret %q: %q", s, body)
+				}
+			}
+		})
+	}
+}
