@@ -30,6 +30,7 @@ type Client struct {
 	clock      Clock
 	namespace  string
 	onWarning  func(string)
+	log        *slog.Logger // Options.Log, or slog.Default()
 
 	// OnRequest, when set before the first call, is told of every request once it
 	// has an answer. The controller's /metrics counts requests with it, and the
@@ -81,7 +82,8 @@ type Options struct {
 	// header: deprecated APIs, unknown fields; warning.go), from the goroutine
 	// that made the request. nil logs each distinct text once, at WARN, to Log.
 	OnWarning func(text string)
-	// Log is where the default OnWarning writes; nil means slog.Default().
+	// Log is where the default OnWarning writes, and where waits the server asked
+	// for (Retry-After) are told; nil means slog.Default().
 	Log *slog.Logger
 }
 
@@ -102,12 +104,11 @@ func New(cfg *kubeconfig.Config, opts Options) (*Client, error) {
 	if opts.Burst <= 0 {
 		opts.Burst = 10
 	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
 	if opts.OnWarning == nil {
-		w := &warnings{log: opts.Log}
-		if w.log == nil {
-			w.log = slog.Default()
-		}
-		opts.OnWarning = w.warn
+		opts.OnWarning = (&warnings{log: opts.Log}).warn
 	}
 	if opts.UserAgent == "" {
 		opts.UserAgent = fmt.Sprintf("kubewire/%s (%s/%s)", Version, runtime.GOOS, runtime.GOARCH)
@@ -132,6 +133,7 @@ func New(cfg *kubeconfig.Config, opts Options) (*Client, error) {
 		clock:      opts.Clock,
 		namespace:  ns,
 		onWarning:  opts.OnWarning,
+		log:        opts.Log,
 	}
 	if opts.QPS > 0 {
 		c.limiter = newTokenBucket(opts.QPS, opts.Burst, opts.Clock)

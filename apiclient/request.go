@@ -70,6 +70,9 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		wait, retry := retryAfter(resp)
 		if retry && attempt < c.maxRetries {
 			drain(resp.Body)
+			if wait >= time.Second {
+				c.log.Info("the server asked to retry later; waiting", "request", r.verb+" "+where, "code", resp.StatusCode, "wait", wait)
+			}
 			select {
 			case <-ctx.Done():
 				return nil, fmt.Errorf("%s %s: %w", r.verb, where, ctx.Err())
@@ -139,8 +142,14 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 	if err != nil || secs < 0 || int64(secs) > math.MaxInt64/int64(time.Second) {
 		return 0, false
 	}
-	return time.Duration(secs) * time.Second, true
+	return min(time.Duration(secs)*time.Second, maxRetryAfter), true
 }
+
+// maxRetryAfter caps the wait a Retry-After asks for. An API server throttling
+// with Priority and Fairness asks for a second or a few; a value of hours is a
+// broken or hostile server (issue 16: Retry-After: 1000000 waited 11 days), and
+// waiting a minute then asking again costs one request. client-go has no cap.
+const maxRetryAfter = time.Minute
 
 // drain reads what is left of a body so the connection can be reused.
 func drain(body io.ReadCloser) {

@@ -2,10 +2,13 @@ package apiclient_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -182,4 +185,54 @@ func TestRetryOnConflict_retries_only_conflicts(t *testing.T) {
 	if !apiclient.IsNotFound(err) || runs != 1 {
 		t.Fatalf("err %v after %d runs, want NotFound at once", err, runs)
 	}
+}
+
+// A Retry-After of eleven days is a broken server: the wait is capped at a
+// minute, and said in the log (issue 16).
+func TestRetryAfter_is_capped_at_a_minute_and_logged(t *testing.T) {
+	var calls atomic.Int32
+	var logged strings.Builder
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1000000")
+			writeJSON(w, 429, statusBody(429, "TooManyRequests", "slow down"))
+			return
+		}
+		writeJSON(w, 200, podJSON)
+	}))
+	defer ts.Close()
+	clock := apitest.NewClock()
+	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL}, apiclient.Options{Transport: ts.Client().Transport, Clock: clock,
+		Log: slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Resource(apiclient.Pods).Namespace("default").Get(context.Background(), "web-1")
+		done <- err
+	}()
+	clock.BlockUntilWaiters(1)
+	if d, _ := clock.NextDeadline(); d != time.Minute {
+		t.Fatalf("waits %v, want the cap of 1m0s", d)
+	}
+	clock.Step(time.Minute)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logged.String(), "wait=1m0s") {
+		t.Fatalf("log %q, want the wait in it", logged.String())
+	}
+}
+
+// syncWriter serialises writes: the client logs from its own goroutine.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
