@@ -51,7 +51,7 @@ func runGet(ctx context.Context, s *session) error {
 	switch format {
 	case "name":
 		for _, o := range objs {
-			fmt.Fprintln(s.env.Stdout, qualifiedName(res, o.Metadata.Name))
+			fmt.Fprintln(s.env.Stdout, printable(qualifiedName(res, o.Metadata.Name)))
 		}
 		return nil
 	case "json":

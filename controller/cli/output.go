@@ -2,7 +2,10 @@ package cli
 
 import (
 	"io"
+	"strconv"
+	"strings"
 	"sync"
+	"unicode"
 )
 
 // The command's two streams. Every command writes from several goroutines (the
@@ -34,4 +37,16 @@ func (l *lockedWriter) failed() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.err
+}
+
+// printable is s as it may be printed on a line of output: as it is, unless it
+// holds a control or unprintable character — a newline in a name from a hostile
+// server would forge a line of `watch` output for whoever reads it — and then
+// quoted, Go style ("a\nb"). Every string the server sends that a command prints
+// in text goes through it: keys, resourceVersions, table cells.
+func printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }

@@ -28,18 +28,18 @@ func writeTable(w io.Writer, t *apiclient.Table, withNamespace, wide bool) error
 	for i, c := range t.Columns {
 		if c.Priority == 0 || wide {
 			shown[i] = true
-			header = append(header, strings.ToUpper(c.Name))
+			header = append(header, printable(strings.ToUpper(c.Name)))
 		}
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, r := range t.Rows {
 		var cells []string
 		if withNamespace {
-			cells = append(cells, r.Object.Metadata.Namespace)
+			cells = append(cells, printable(r.Object.Metadata.Namespace))
 		}
 		for i, v := range r.Cells {
 			if i < len(shown) && shown[i] {
-				cells = append(cells, cell(v))
+				cells = append(cells, printable(cell(v)))
 			}
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))

@@ -249,3 +249,26 @@ func TestGet_an_empty_list_in_every_format(t *testing.T) {
 		}
 	}
 }
+
+// A name with a newline in it (a hostile server's) is printed quoted, on its
+// own line, so it cannot forge a line of output for whoever reads it (issue 16:
+// it was printed as it came). The same for the dump and the table.
+func TestOutput_quotes_what_would_forge_a_line(t *testing.T) {
+	cfg, c := recordServer(t)
+	if _, err := c.Resource(apiclient.ConfigMaps).Namespace("demo").Create(context.Background(),
+		[]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"evil\nconfigmap/forged"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "configmaps", "-n", "demo", "-o", "name"}, `"configmap/evil\nconfigmap/forged"`},
+		{[]string{"sync", "configmaps", "-n", "demo", "--dump"}, `"demo/evil\nconfigmap/forged"`},
+	} {
+		code, out, errOut := run(t, nil, append(tc.args, "--kubeconfig", cfg)...)
+		if code != 0 || !strings.Contains(out, tc.want) || strings.Contains(out, "\nconfigmap/forged") {
+			t.Errorf("%v: exit %d, stdout %q (stderr %q), want the name quoted: %s", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

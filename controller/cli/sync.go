@@ -193,7 +193,7 @@ func countEvent(events *atomic.Int64, until int64, enough chan struct{}) {
 func dump(s *session, objs []*apiclient.Object) {
 	lines := make([]string, len(objs))
 	for i, o := range objs {
-		lines[i] = o.Key() + " " + o.Metadata.ResourceVersion
+		lines[i] = printable(o.Key()) + " " + printable(o.Metadata.ResourceVersion)
 	}
 	sort.Strings(lines)
 	w := bufio.NewWriter(s.env.Stdout)

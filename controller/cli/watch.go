@@ -128,7 +128,7 @@ func (p *printer) print(t apiclient.EventType, o *apiclient.Object) error {
 		}
 		p.w.Write(append(line, '\n'))
 	} else {
-		fmt.Fprintf(p.w, "%s %s %s\n", t, o.Key(), o.Metadata.ResourceVersion)
+		fmt.Fprintf(p.w, "%s %s %s\n", t, printable(o.Key()), printable(o.Metadata.ResourceVersion))
 	}
 	// One event, one line, now: a watch is read as it happens.
 	return p.w.Flush()
