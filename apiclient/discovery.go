@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 )
 
@@ -27,17 +28,51 @@ const aggregatedAccept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGrou
 type discoveryCache struct {
 	resources []Resource
 	preferred map[string]string // group → preferred version
+	unread    map[string]error  // group-version → why its document could not be read
+}
+
+// PartialDiscoveryError says some group-versions could not be read: an
+// aggregated API whose server is down (metrics-server: 503 on
+// metrics.k8s.io/v1beta1) is the usual one. Discovery goes on without them, as
+// kubectl does, so a command on a resource served fine still works (issue 16:
+// one broken group failed every command); ServerResources and
+// PreferredResources return what they found together with this error.
+type PartialDiscoveryError struct {
+	Unread map[string]error // group-version → why
+}
+
+func (e *PartialDiscoveryError) Error() string {
+	gvs := make([]string, 0, len(e.Unread))
+	for gv := range e.Unread {
+		gvs = append(gvs, gv)
+	}
+	sort.Strings(gvs)
+	parts := make([]string, len(gvs))
+	for i, gv := range gvs {
+		parts[i] = gv + ": " + e.Unread[gv].Error()
+	}
+	return fmt.Sprintf("discovery: %d group-version(s) could not be read, their resources are missing: %s", len(gvs), strings.Join(parts, "; "))
+}
+
+// partial is the PartialDiscoveryError of d, or nil.
+func (d *discoveryCache) partial() error {
+	if len(d.unread) == 0 {
+		return nil
+	}
+	return &PartialDiscoveryError{Unread: d.unread}
 }
 
 // ServerResources returns every resource the server serves, subresources left out,
 // in the server's order: core first, then groups as /apis lists them. The answer is
-// cached on the Client; Invalidate forgets it (after creating a CRD, say).
+// cached on the Client; Invalidate forgets it (after creating a CRD, say). When
+// some group-versions could not be read, it returns the rest and a
+// *PartialDiscoveryError.
 func (c *Client) ServerResources(ctx context.Context) ([]Resource, error) {
 	d, err := c.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return d.resources, nil
+	return d.resources, d.partial()
 }
 
 // PreferredResources is ServerResources restricted to each group's preferred version:
@@ -53,7 +88,7 @@ func (c *Client) PreferredResources(ctx context.Context) ([]Resource, error) {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out, d.partial()
 }
 
 // Invalidate forgets what discovery learned, so the next call asks again.
@@ -69,11 +104,14 @@ func (c *Client) discover(ctx context.Context) (*discoveryCache, error) {
 	if c.discovery != nil {
 		return c.discovery, nil
 	}
-	d := &discoveryCache{preferred: map[string]string{}}
+	d := &discoveryCache{preferred: map[string]string{}, unread: map[string]error{}}
 	for _, root := range []string{"/api", "/apis"} {
 		if err := c.discoverRoot(ctx, root, d); err != nil {
 			return nil, fmt.Errorf("discovery: %w", err)
 		}
+	}
+	if ctx.Err() != nil && len(d.unread) > 0 {
+		return nil, fmt.Errorf("discovery: %w", ctx.Err()) // not a broken group: we gave up
 	}
 	c.discovery = d
 	return d, nil
@@ -175,28 +213,34 @@ func (c *Client) readLegacy(ctx context.Context, root string, body []byte, d *di
 			if i == 0 {
 				d.preferred[""] = v
 			}
-			if err := c.readGroupVersion(ctx, "", v, d); err != nil {
-				return err
-			}
+			c.readGroupVersion(ctx, "", v, d)
 		}
 		return nil
 	}
 	for _, g := range doc.Groups {
 		d.preferred[g.Name] = g.PreferredVersion.Version
 		for _, v := range g.Versions {
-			if err := c.readGroupVersion(ctx, g.Name, v.Version, d); err != nil {
-				return err
-			}
+			c.readGroupVersion(ctx, g.Name, v.Version, d)
 		}
 	}
 	return nil
 }
 
-func (c *Client) readGroupVersion(ctx context.Context, group, version string, d *discoveryCache) error {
+// readGroupVersion reads one group-version's document into d; one that cannot
+// be read is noted in d.unread, and discovery goes on without it.
+func (c *Client) readGroupVersion(ctx context.Context, group, version string, d *discoveryCache) {
+	gv := version
 	path := "/api/" + version
 	if group != "" {
-		path = "/apis/" + group + "/" + version
+		gv = group + "/" + version
+		path = "/apis/" + gv
 	}
+	if err := c.readGroupVersionAt(ctx, path, group, version, d); err != nil {
+		d.unread[gv] = err
+	}
+}
+
+func (c *Client) readGroupVersionAt(ctx context.Context, path, group, version string, d *discoveryCache) error {
 	body, _, err := c.getRaw(ctx, path, "application/json")
 	if err != nil {
 		return err

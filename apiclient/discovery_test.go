@@ -146,3 +146,43 @@ func TestDiscovery_failure_names_the_path(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// One group-version that cannot be read (an aggregated API whose server is down:
+// 503) leaves the rest of discovery usable: resources of healthy groups resolve,
+// ServerResources returns them with a *PartialDiscoveryError naming the broken
+// one, and a name that could be in it fails saying so (issue 16: every command
+// failed). Resolve asks once more before it says so.
+func TestDiscovery_goes_on_without_a_broken_group(t *testing.T) {
+	var batchCalls atomic.Int32
+	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/apis/batch/v1" {
+			batchCalls.Add(1)
+			writeJSON(w, 503, statusBody(503, "ServiceUnavailable", "the backend is down"))
+			return
+		}
+		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
+		body, err := os.ReadFile(filepath.Join("testdata", "discovery", "legacy", name))
+		if err != nil {
+			writeJSON(w, 404, statusBody(404, "NotFound", "the server could not find the requested resource"))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})
+	ctx := context.Background()
+	if r, err := c.Resolve(ctx, "deploy"); err != nil || r.Name != "deployments" {
+		t.Fatalf("resolve deploy: %v, %v", r, err)
+	}
+	resources, err := c.ServerResources(ctx)
+	var partial *apiclient.PartialDiscoveryError
+	if !errors.As(err, &partial) || partial.Unread["batch/v1"] == nil || len(resources) < 40 {
+		t.Fatalf("ServerResources: %d resources, err %v; want the rest and batch/v1 unread", len(resources), err)
+	}
+	_, err = c.Resolve(ctx, "cronjobs")
+	if err == nil || !strings.Contains(err.Error(), "batch/v1") || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("resolve cronjobs: %v, want an error naming batch/v1 and its 503", err)
+	}
+	if n := batchCalls.Load(); n != 2 {
+		t.Fatalf("batch/v1 asked %d times, want 2 (once more before giving up)", n)
+	}
+}

@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzRetryAfter: whatever Retry-After header a 429 or 5xx carries, the wait it asks
-// for is never negative, and a whole number of seconds is honoured exactly.
+// for is never negative nor over maxRetryAfter, and a whole number of seconds is
+// honoured exactly up to that cap.
 //
 //	go test ./apiclient -run '^$' -fuzz '^FuzzRetryAfter$' -fuzztime 1000000x
 func FuzzRetryAfter(f *testing.F) {
@@ -30,10 +31,10 @@ func FuzzRetryAfter(f *testing.F) {
 		if code != http.StatusTooManyRequests && code < 500 {
 			t.Fatalf("code %d is retried", code)
 		}
-		if wait < 0 {
+		if wait < 0 || wait > maxRetryAfter {
 			t.Fatalf("Retry-After %q: wait %v", h, wait)
 		}
-		if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && secs < 1e6 && wait != time.Duration(secs)*time.Second {
+		if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && secs < 1e6 && wait != min(time.Duration(secs)*time.Second, maxRetryAfter) {
 			t.Fatalf("Retry-After %q: wait %v", h, wait)
 		}
 	})

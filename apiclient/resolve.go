@@ -7,9 +7,17 @@ import (
 )
 
 // ErrUnknownResource is wrapped by Resolve when no served resource has the name.
-type ErrUnknownResource struct{ Name string }
+type ErrUnknownResource struct {
+	Name string
+	// Partial, when set, says discovery could not read every group-version:
+	// the resource may be served by one of those.
+	Partial error
+}
 
 func (e *ErrUnknownResource) Error() string {
+	if e.Partial != nil {
+		return fmt.Sprintf("the server doesn't have a resource type %q that could be read (%v)", e.Name, e.Partial)
+	}
 	return fmt.Sprintf("the server doesn't have a resource type %q", e.Name)
 }
 
@@ -30,9 +38,19 @@ func (c *Client) Resolve(ctx context.Context, name string) (Resource, error) {
 		return Resource{}, err
 	}
 	if r, ok := d.resolve(name); ok {
-		return r, nil
+		return r, nil // whatever else could not be read
 	}
-	return Resource{}, &ErrUnknownResource{Name: name}
+	if d.partial() != nil {
+		// The name may be in a group that could not be read: ask once more.
+		c.Invalidate()
+		if d, err = c.discover(ctx); err != nil {
+			return Resource{}, err
+		}
+		if r, ok := d.resolve(name); ok {
+			return r, nil
+		}
+	}
+	return Resource{}, &ErrUnknownResource{Name: name, Partial: d.partial()}
 }
 
 func (d *discoveryCache) resolve(name string) (Resource, bool) {

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/kubewire/kubewire/apiclient"
 )
 
 // runAPIResources is `kubewire api-resources`: what discovery found, each group's
@@ -14,8 +17,11 @@ func runAPIResources(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
+	// A group that could not be read leaves the rest to print; the error comes
+	// after the table, and the command exits 1, as kubectl's does.
 	resources, err := c.PreferredResources(ctx)
-	if err != nil {
+	var partial *apiclient.PartialDiscoveryError
+	if err != nil && !errors.As(err, &partial) {
 		return err
 	}
 	sort.SliceStable(resources, func(i, j int) bool {
@@ -30,5 +36,8 @@ func runAPIResources(ctx context.Context, s *session) error {
 	for _, r := range resources {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", r.Name, strings.Join(r.ShortNames, ","), r.GroupVersion(), r.Namespaced, r.Kind)
 	}
-	return tw.Flush()
+	if ferr := tw.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
 }
