@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // maxFileSize caps what we read for a kubeconfig or a file it names. Real ones are a
@@ -16,9 +17,18 @@ const maxFileSize = 4 << 20
 // readFile reads a regular file of at most maxFileSize bytes. Symlinks are followed:
 // projected service-account tokens are symlinks into a ..data directory.
 //
-// Cost: one open, one fstat, one read.
+// A named pipe must not be opened at all: open(2) of a FIFO blocks until a
+// writer comes, and no signal ends that (issue 16: `--kubeconfig fifo` hung
+// until killed). So the path is checked before the open, and the open is
+// non-blocking in case it became a FIFO in between; the check after the open is
+// the one that counts.
+//
+// Cost: one stat, one open, one fstat, one read.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, notRegular(path, info.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -28,8 +38,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		// A FIFO or a device would block or never end; a directory is a typo.
-		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+		return nil, notRegular(path, info.Mode())
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
@@ -39,6 +48,21 @@ func readFile(path string) ([]byte, error) {
 		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB", maxFileSize>>20)}
 	}
 	return data, nil
+}
+
+// notRegular is the error for a path that is not a regular file: a FIFO or a
+// device would block or never end; a directory is a typo.
+func notRegular(path string, mode os.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case mode&os.ModeNamedPipe != 0:
+		what += " (a named pipe)"
+	case mode&os.ModeDevice != 0:
+		what += " (a device)"
+	case mode.IsDir():
+		what += " (a directory)"
+	}
+	return &os.PathError{Op: "read", Path: path, Err: errors.New(what)}
 }
 
 // resolvePath makes a path written in a kubeconfig absolute: a relative one is relative
