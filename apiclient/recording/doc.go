@@ -62,8 +62,11 @@
 // line through Redact, which replaces the values of a Secret's data and stringData,
 // the last-applied-configuration annotation of a Secret, string values under keys
 // that name credentials (password, token, apiKey, …) and strings that look like
-// credentials (PEM private keys, JWTs, "Bearer …"). Everything else stays byte for
-// byte. Request headers, where the credentials travel, are never recorded. Create
+// credentials (PEM private keys, JWTs, "Bearer …"). A body the secrets resource
+// answered goes through RedactSecrets instead, which takes every object in it for a
+// Secret whatever its kind field says: the path asked for decides, so a server that
+// leaves kind out cannot get a Secret's data into a file. Everything else stays byte
+// for byte. Request headers, where the credentials travel, are never recorded. Create
 // makes files readable by their owner only (0600).
 //
 // # Guarantees

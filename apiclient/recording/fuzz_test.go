@@ -40,16 +40,18 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzRedact: Redact never panics, and keeps valid JSON valid.
+// FuzzRedact: Redact and RedactSecrets never panic, and keep valid JSON valid.
 func FuzzRedact(f *testing.F) {
 	f.Add([]byte(`{"kind":"Secret","data":{"a":"dg=="},"metadata":{"annotations":{"x":"y"}}}`))
 	f.Add([]byte(`{"kind":"SecretList","items":[{"data":{"a":"b"}},1,"s",null]}`))
 	f.Add([]byte(`{"type":"ADDED","object":{"kind":"Secret","stringData":{"p":"q"}}}`))
 	f.Add([]byte(`[{"password":["a",{"token":"b"}]}]`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out := recording.Redact(in)
-		if json.Valid(in) && !json.Valid(out) {
-			t.Fatalf("valid JSON became invalid:\n%s\n%s", in, out)
+		for _, redact := range []func([]byte) []byte{recording.Redact, recording.RedactSecrets} {
+			out := redact(in)
+			if json.Valid(in) && !json.Valid(out) {
+				t.Fatalf("valid JSON became invalid:\n%s\n%s", in, out)
+			}
 		}
 	})
 }

@@ -33,7 +33,16 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // replaced whole by a note saying how long it was: a recording may lose a cut line's
 // shape, never a secret. The result is a fresh slice unless nothing changed, when it
 // is line itself.
-func Redact(line []byte) []byte {
+func Redact(line []byte) []byte { return redact(line, false) }
+
+// RedactSecrets is Redact for a body the secrets resource answered: every object
+// in it — the document, a list's items, a watch event's object — is taken for a
+// Secret, whatever its kind says or whether it says one at all. What was asked
+// for decides, not what the answer claims to be: a server that leaves kind out
+// (or names another) must not get a Secret's data into a recording.
+func RedactSecrets(line []byte) []byte { return redact(line, true) }
+
+func redact(line []byte, secrets bool) []byte {
 	root, err := parseTree(line)
 	if err != nil {
 		if looksSensitive(line) {
@@ -42,7 +51,7 @@ func Redact(line []byte) []byte {
 		return line
 	}
 	var edits []edit
-	redactTree(line, root, &edits)
+	redactTree(line, root, secrets, &edits)
 	if len(edits) == 0 {
 		return line
 	}
@@ -68,21 +77,22 @@ type edit struct {
 }
 
 // redactTree finds the Secrets in a document and the credential-like values
-// anywhere in it.
-func redactTree(data []byte, root *node, edits *[]edit) {
+// anywhere in it. With secrets set, every object is a Secret (RedactSecrets).
+func redactTree(data []byte, root *node, secrets bool, edits *[]edit) {
+	items, object := root.member("items"), root.member("object")
 	switch kind := root.member("kind").str(data); {
 	case kind == "Secret":
 		redactSecret(data, root, edits)
-	case kind == "SecretList":
-		if items := root.member("items"); items != nil {
-			for _, it := range items.elems {
-				redactSecret(data, it, edits)
-			}
+	case items != nil && (kind == "SecretList" || secrets):
+		for _, it := range items.elems {
+			redactSecret(data, it, edits)
 		}
-	case root.member("type") != nil && root.member("object") != nil: // a watch event
-		if obj := root.member("object"); obj.member("kind").str(data) == "Secret" {
-			redactSecret(data, obj, edits)
+	case root.member("type") != nil && object != nil: // a watch event
+		if secrets || object.member("kind").str(data) == "Secret" {
+			redactSecret(data, object, edits)
 		}
+	case secrets:
+		redactSecret(data, root, edits)
 	}
 	redactCredentials(data, root, "", edits)
 }

@@ -5,12 +5,13 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 )
 
 // Transport records every exchange that passes through it into W: the request line,
 // the status, and the body line by line as the client reads it, each line passed
-// through Redact. It sits between apiclient and the real transport, so what it keeps
+// through Redact (RedactSecrets when the request is for the secrets resource). It sits between apiclient and the real transport, so what it keeps
 // is what came off the wire (after TLS and gzip), not what apiclient made of it.
 //
 //	client, _ := apiclient.New(cfg, apiclient.Options{Transport: &recording.Transport{Base: base, W: w}})
@@ -41,7 +42,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	retry, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 	t.W.Status(resp.StatusCode, retry)
 	redact := t.Redact
-	if redact == nil {
+	switch {
+	case redact != nil:
+	case secretsPath(req.URL.Path):
+		redact = RedactSecrets
+	default:
 		redact = Redact
 	}
 	watch := req.URL.Query().Get("watch")
@@ -123,4 +128,22 @@ func (b *teeBody) end(e End, cutAt int, note string) {
 	b.ended = true
 	b.partial = nil
 	b.w.End(e, cutAt, note)
+}
+
+// secretsPath tells whether a request path names the core secrets resource — a
+// list, a watch or one Secret, in a namespace or across all — wherever the
+// server's own path prefix puts /api/v1 (a proxy may serve it under one).
+func secretsPath(path string) bool {
+	segs := strings.Split(path, "/")
+	for i := 0; i+2 < len(segs); i++ {
+		if segs[i] != "api" || segs[i+1] != "v1" {
+			continue
+		}
+		rest := segs[i+2:]
+		if rest[0] == "namespaces" && len(rest) > 2 {
+			rest = rest[2:]
+		}
+		return rest[0] == "secrets"
+	}
+	return false
 }

@@ -167,3 +167,40 @@ func TestTransport_reads_a_finite_body_to_its_end_on_Close(t *testing.T) {
 		t.Fatalf("got\n%s\nwant it to end with\n%s", out.String(), want)
 	}
 }
+
+// What was asked for decides what is redacted: a body from the secrets resource
+// has every object's data redacted even when the server leaves kind out (or names
+// another); the same bytes from another resource are only scanned for credentials.
+func TestTransport_redacts_by_the_resource_asked_for(t *testing.T) {
+	for _, tt := range []struct{ path, body, want string }{
+		{"/api/v1/namespaces/d/secrets", `{"items":[{"metadata":{"name":"a"},"data":{"k":"c2VjcmV0"}}]}`,
+			`{"items":[{"metadata":{"name":"a"},"data":{"k":"UkVEQUNURUQ="}}]}`},
+		{"/api/v1/secrets?watch=true", `{"type":"ADDED","object":{"kind":"ConfigMap","stringData":{"k":"secret"}}}`,
+			`{"type":"ADDED","object":{"kind":"ConfigMap","stringData":{"k":"REDACTED"}}}`},
+		{"/proxy/prefix/api/v1/namespaces/d/secrets/a", `{"data":{"k":"c2VjcmV0"}}`,
+			`{"data":{"k":"UkVEQUNURUQ="}}`},
+		{"/api/v1/namespaces/secrets/configmaps", `{"items":[{"data":{"k":"v"}}]}`,
+			`{"items":[{"data":{"k":"v"}}]}`},
+		{"/apis/example.com/v1/secrets", `{"data":{"k":"v"}}`, `{"data":{"k":"v"}}`},
+	} {
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, tt.body+"\n")
+		}))
+		var out bytes.Buffer
+		w := recording.NewWriter(&out)
+		c := &http.Client{Transport: &recording.Transport{Base: ts.Client().Transport, W: w}}
+		resp, err := c.Get(ts.URL + tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+		ts.Close()
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "\n"+tt.want+"\n") {
+			t.Errorf("GET %s recorded\n%s\nwant the body as %s", tt.path, out.String(), tt.want)
+		}
+	}
+}
