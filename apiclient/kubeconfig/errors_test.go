@@ -145,7 +145,7 @@ func TestLoad_unreadable_kubeconfig_names_the_file(t *testing.T) {
 		name, path, reason string
 	}{
 		{"explicit_path_must_exist", filepath.Join(dir, "missing"), "open: no such file or directory"},
-		{"explicit_path_is_a_directory", dir, "read: not a regular file"},
+		{"explicit_path_is_a_directory", dir, "read: not a regular file (a directory)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := load(t, kubeconfig.Options{Path: tt.path})
