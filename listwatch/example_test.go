@@ -85,9 +85,11 @@ func ExampleRecord() {
 		return
 	}
 	defer f.Close()
-	err = listwatch.Record(context.Background(), cfg, apiclient.Pods, f, listwatch.RecordOptions{
+	sum, err := listwatch.Record(context.Background(), cfg, apiclient.Pods, f, listwatch.RecordOptions{
 		Namespace: "default", Events: 100, Comments: []string{"the pods of the default namespace, for a demo"}})
 	if err != nil {
 		fmt.Println(err)
+		return
 	}
+	fmt.Printf("%d requests, %d pods listed, %d watch events\n", sum.Requests, sum.Listed, sum.Events)
 }

@@ -232,8 +232,9 @@ func TestIntegration_record_then_replay(t *testing.T) {
 	}
 	recorded := make(chan error)
 	go func() {
-		recorded <- listwatch.Record(context.Background(), cfg, apiclient.Pods, f, listwatch.RecordOptions{
+		_, err := listwatch.Record(context.Background(), cfg, apiclient.Pods, f, listwatch.RecordOptions{
 			Namespace: ns, Events: 2, Duration: time.Minute})
+		recorded <- err
 	}()
 	// The watch sees what is created once the LIST is done; creating until the
 	// recorder has two events is simpler than knowing when that is.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -41,6 +42,15 @@ type RecordOptions struct {
 	Clock apiclient.Clock
 }
 
+// Recorded says what a recording holds, counted as it was written: the requests
+// made, the objects the LISTs returned (relists included) and the watch events
+// (bookmarks included). Record returns it only when every byte reached the writer,
+// so it describes the file, wherever the file is — a pipe or a terminal cannot be
+// read back.
+type Recorded struct {
+	Requests, Listed, Events int
+}
+
 // Record captures what the API server answers to a Reflector — the LIST pages at
 // resourceVersion 0, then the watches from the list's resourceVersion, the relists
 // after a 410 — into w, in the format of package recording: the bytes as they came
@@ -56,12 +66,12 @@ type RecordOptions struct {
 // when ctx was done, after an ERROR event — ends in the recording as a stall: the
 // client stopped reading, the server had not ended it. Write w to a file made by
 // recording.Create, which only its owner can read.
-func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource, w io.Writer, opts RecordOptions) error {
+func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource, w io.Writer, opts RecordOptions) (Recorded, error) {
 	base := opts.Transport
 	if base == nil {
 		var err error
 		if base, err = cfg.Transport(); err != nil {
-			return fmt.Errorf("record %s: %w", res, err)
+			return Recorded{}, fmt.Errorf("record %s: %w", res, err)
 		}
 	}
 	if opts.Clock == nil {
@@ -70,9 +80,14 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 	comments := append([]string{fmt.Sprintf("recorded by kubewire %s (listwatch.Record): %s, namespace %q, label selector %q, field selector %q, at %s",
 		apiclient.Version, res, opts.Namespace, opts.LabelSelector, opts.FieldSelector, opts.Clock.Now().UTC().Format(time.RFC3339))}, opts.Comments...)
 	rw := recording.NewWriter(w, comments...)
-	c, err := apiclient.New(cfg, apiclient.Options{Transport: &recording.Transport{Base: base, W: rw}, Clock: opts.Clock})
+	var requests atomic.Int64
+	counted := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		requests.Add(1)
+		return base.RoundTrip(req)
+	})
+	c, err := apiclient.New(cfg, apiclient.Options{Transport: &recording.Transport{Base: counted, W: rw}, Clock: opts.Clock})
 	if err != nil {
-		return fmt.Errorf("record %s: %w", res, err)
+		return Recorded{}, fmt.Errorf("record %s: %w", res, err)
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -86,15 +101,15 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 			}
 		}()
 	}
-	// OnStep is called from Run's goroutine, which is this one: events and
-	// failed need no lock.
+	// OnStep and the sink are called from Run's goroutine, which is this one:
+	// sum and failed need no lock.
 	var r *Reflector
 	var failed error
-	events := 0
+	sum := Recorded{}
 	onStep := func(s Step) {
 		switch s.Op {
 		case OpAdd, OpUpdate, OpDelete, OpBookmark:
-			if events++; opts.Events > 0 && events >= opts.Events {
+			if sum.Events++; opts.Events > 0 && sum.Events >= opts.Events {
 				stop() // the watch is closed before the next read: it ends as a stall
 			}
 		case OpBackoff:
@@ -102,7 +117,7 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 			stop()
 		}
 	}
-	r = New(c.Resource(res).Namespace(opts.Namespace), discardSink{}, Options{
+	r = New(c.Resource(res).Namespace(opts.Namespace), countingSink{&sum.Listed}, Options{
 		Name: "record " + res.String(), LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector,
 		PageSize: opts.PageSize, MinWatchTimeout: opts.WatchTimeout, Clock: opts.Clock,
 		OnStep: onStep, Logger: slog.New(slog.DiscardHandler),
@@ -115,16 +130,25 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("record %s: %w", res, err)
+		return Recorded{}, fmt.Errorf("record %s: %w", res, err)
 	}
+	sum.Requests = int(requests.Load())
+	return sum, nil
+}
+
+// countingSink is the recorder's Sink: the recording is made by the transport, so
+// what the Reflector hands on is dropped, once the objects listed are counted.
+type countingSink struct{ listed *int }
+
+func (countingSink) Add(*apiclient.Object) error    { return nil }
+func (countingSink) Update(*apiclient.Object) error { return nil }
+func (countingSink) Delete(*apiclient.Object) error { return nil }
+func (s countingSink) Replace(objs []*apiclient.Object, _ string) error {
+	*s.listed += len(objs)
 	return nil
 }
 
-// discardSink is the recorder's Sink: the recording is made by the transport, so
-// what the Reflector hands on is dropped.
-type discardSink struct{}
+// roundTripFunc makes a function an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
 
-func (discardSink) Add(*apiclient.Object) error               { return nil }
-func (discardSink) Update(*apiclient.Object) error            { return nil }
-func (discardSink) Delete(*apiclient.Object) error            { return nil }
-func (discardSink) Replace([]*apiclient.Object, string) error { return nil }
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -33,10 +33,13 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 		secretEvent("MODIFIED", "12", "YWdhaW4="), secretEvent("DELETED", "13", "YWdhaW4="), "< stall",
 	))
 	var out bytes.Buffer
-	err := listwatch.Record(context.Background(), srv.Config(), apiclient.Secrets, &out, listwatch.RecordOptions{
+	sum, err := listwatch.Record(context.Background(), srv.Config(), apiclient.Secrets, &out, listwatch.RecordOptions{
 		Namespace: "demo", Events: 3, Comments: []string{"a test"}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got, want := sum, (listwatch.Recorded{Requests: 3, Listed: 1, Events: 3}); got != want {
+		t.Fatalf("Record says %+v, want %+v", got, want)
 	}
 	if err := srv.Err(); err != nil {
 		t.Fatal(err)
@@ -91,7 +94,7 @@ func TestRecord_into_a_file_reads_back(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := listwatch.Record(context.Background(), srv.Config(), apiclient.Pods, f, listwatch.RecordOptions{Namespace: "demo", Events: 1}); err != nil {
+	if _, err := listwatch.Record(context.Background(), srv.Config(), apiclient.Pods, f, listwatch.RecordOptions{Namespace: "demo", Events: 1}); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

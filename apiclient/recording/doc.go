@@ -67,7 +67,8 @@
 // Secret whatever its kind field says: the path asked for decides, so a server that
 // leaves kind out cannot get a Secret's data into a file. Everything else stays byte
 // for byte. Request headers, where the credentials travel, are never recorded. Create
-// makes files readable by their owner only (0600).
+// makes new files readable by their owner only (0600), and changes the mode of no
+// file it did not make.
 //
 // # Guarantees
 //

@@ -1,21 +1,35 @@
 package recording
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 )
 
-// Create creates (or truncates) the file at path for a recording, readable and
-// writable by its owner only: a recording is redacted, but a redaction rule may
-// miss something, and a file under someone's home should not be the place it leaks
-// from. An existing file's mode is set to 0600 too.
+// Create opens path to write a recording to, and changes no file it did not make:
+//
+//   - a file it creates is its owner's only (0600): a recording is redacted, but a
+//     redaction rule may miss something, and a file under someone's home should
+//     not be the place it leaks from;
+//   - an existing regular file is truncated and keeps its mode and owner, as a
+//     shell's > does;
+//   - anything else that exists — a device such as /dev/stdout or /dev/null, a
+//     named pipe — is opened for writing as it is, neither truncated nor
+//     chmodded. (Run as root, a chmod of /dev/null would break it for everyone.)
+//
+// Opening a named pipe waits for a reader, as a shell's > does; a caller that must
+// stay interruptible opens in a goroutine it can walk away from.
 func Create(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		flags := os.O_WRONLY
+		if info, serr := os.Stat(path); serr == nil && info.Mode().IsRegular() {
+			flags |= os.O_TRUNC
+		}
+		f, err = os.OpenFile(path, flags, 0)
 	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
+	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
 	return f, nil

@@ -125,25 +125,51 @@ func (failing) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, io.ErrUnexpectedEOF
 }
 
-func TestCreate_makes_files_only_the_owner_can_read(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.rec")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+// Create makes a new file its owner's only, truncates an existing regular file
+// keeping its mode, and neither truncates nor chmods what is not a regular file.
+func TestCreate_changes_no_file_it_did_not_make(t *testing.T) {
+	dir := t.TempDir()
+	created := filepath.Join(dir, "new.rec")
+	existing := filepath.Join(dir, "old.rec")
+	if err := os.WriteFile(existing, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := recording.Create(path)
+	for _, path := range []string{created, existing} {
+		f, err := recording.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	for path, want := range map[string]os.FileMode{created: 0o600, existing: 0o644} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", filepath.Base(path), got, want)
+		}
+		if st.Size() != 0 {
+			t.Errorf("%s: %d bytes, want it truncated", filepath.Base(path), st.Size())
+		}
+	}
+	// /dev/null stands for every file that is not regular: the test can only see
+	// a change to it when run as root, and then the old code broke it.
+	before, err := os.Stat(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	f, err := recording.Create(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	st, err := os.Stat(path)
+	after, err := os.Stat(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := st.Mode().Perm(), os.FileMode(0o600); got != want {
-		t.Fatalf("mode %v, want %v", got, want)
-	}
-	if st.Size() != 0 {
-		t.Fatal("Create did not truncate")
+	if after.Mode() != before.Mode() {
+		t.Fatalf("%s: mode %v after Create, was %v", os.DevNull, after.Mode(), before.Mode())
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Env is what the command reads and writes besides its arguments, so tests can
@@ -62,7 +64,7 @@ var flags = []flagSpec{
 	{long: "all-namespaces", short: "A", kind: boolFlag, usage: "every namespace"},
 	{long: "selector", short: "l", kind: stringFlag, usage: "label selector, e.g. app=nginx,tier!=db"},
 	{long: "field-selector", kind: stringFlag, usage: "field selector, e.g. status.phase=Running"},
-	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml (watch: json); record: the file to write", commands: "get watch record"},
+	{long: "output", short: "o", kind: stringFlag, usage: "output format: table, wide, name, json, yaml (watch: json); record: the file to write, - for standard output", commands: "get watch record"},
 	{long: "watch", kind: boolFlag, usage: "sync: keep watching after the sync until interrupted", commands: "sync"},
 	{long: "until-events", kind: intFlag, usage: "sync: keep watching until N more watch events were applied", commands: "sync"},
 	{long: "dump", kind: boolFlag, usage: "sync: print the cache as sorted \"namespace/name resourceVersion\" lines at exit", commands: "sync"},
@@ -134,8 +136,17 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	}
 	s := &session{parsed: p, env: env}
 	s.log = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
+	start := time.Now()
 	if err := cmd.run(ctx, s); err != nil {
-		return fail(env, err)
+		if !interrupted(ctx, err) {
+			return fail(env, err)
+		}
+		// Ctrl-C or SIGTERM in the middle of a request: the contract's clean
+		// stop, one summary line and exit 0, not an "error: context canceled".
+		// Commands with more to say (sync, watch, record, run) say it themselves
+		// and return nil; this is the line for the rest.
+		fmt.Fprintf(env.Stderr, "interrupted after %v: %s did not finish\n",
+			time.Since(start).Round(time.Millisecond), printable(strings.Join(append([]string{name}, p.args...), " ")))
 	}
 	// Results that did not reach standard output (a full disk, a closed pipe) are
 	// a failure, whatever the command thought it printed: a script must not take
@@ -144,6 +155,12 @@ func Main(ctx context.Context, argv []string, env Env) int {
 		return fail(env, fmt.Errorf("write standard output: %w", err))
 	}
 	return 0
+}
+
+// interrupted tells a command stopped by ctx (Ctrl-C, SIGTERM: main's
+// signal.NotifyContext) from one that failed: ctx is done and the error is its.
+func interrupted(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, ctx.Err()) || errors.Is(err, context.Cause(ctx)))
 }
 
 // logLevel is -v's: info at 0, debug above.

@@ -24,7 +24,7 @@
 //	                       -o name|json|yaml are printed here, as kubectl prints them
 //	watch RESOURCE         watch.go: one line per event, on the Reflector
 //	sync RESOURCE          sync.go: Reflector → FIFO → store, then report (and --dump)
-//	record RESOURCE        record.go: a LIST and its watch, to a recording file (0600)
+//	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //
 // # Guarantees

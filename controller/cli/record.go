@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
-	"net/url"
+	"os"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient/recording"
@@ -20,10 +20,14 @@ import (
 //
 //	recorded pods in "demo" to pods.rec: 2 requests, 3 objects listed, 2 watch events, 1.2s
 //
-// The file is made by recording.Create, so only its owner can read it, and every
-// body line went through recording.Redact on the way (listwatch.Record does both
-// halves of that: this command only opens the file). A recording is meant to be
-// committed next to a test, which is why the redaction is not optional.
+// The counts are listwatch.Record's, made as the bytes were written, so `-o -`
+// (standard output) and a named pipe get the same line as a file; nothing is read
+// back. A new file is made by recording.Create, so only its owner can read it; an
+// existing one keeps its mode, and what is not a regular file (/dev/null, a pipe)
+// is written as it is. Every body line went through recording.Redact on the way
+// (RedactSecrets for the secrets resource: what was asked for decides). A
+// recording is meant to be committed next to a test, which is why the redaction
+// is not optional.
 func runRecord(ctx context.Context, s *session) error {
 	path := s.str("output")
 	if path == "" {
@@ -59,58 +63,67 @@ func runRecord(ctx context.Context, s *session) error {
 	if trace := s.tracer(); trace != nil {
 		base = tracingTransport{base: base, trace: trace}
 	}
-	f, err := recording.Create(path)
+	if trace := s.tracer(); trace != nil {
+		trace("record open " + path)
+	}
+	out, closeOut, err := openRecording(ctx, s, path)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	err = listwatch.Record(ctx, cfg, res, f, listwatch.RecordOptions{
+	sum, err := listwatch.Record(ctx, cfg, res, out, listwatch.RecordOptions{
 		Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"),
 		Events: s.integer("events", 0), Duration: s.duration("duration"), Transport: base,
 		Comments: []string{"kubewire record " + res.String()},
 	})
-	if cerr := f.Close(); err == nil {
+	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
 	}
 	took := time.Since(start).Round(time.Millisecond)
-	// Read back what was written: the summary then describes the file, not what
-	// the recorder believes it wrote.
-	rec, err := recording.Open(path)
-	if err != nil {
-		return fmt.Errorf("read back %s: %w", path, err)
-	}
-	listed, events := countRecorded(rec)
 	where := "in every namespace"
 	if ns != "" {
 		where = fmt.Sprintf("in %q", ns)
 	} else if !res.Namespaced {
 		where = "(cluster-scoped)"
 	}
+	to := path
+	if path == "-" {
+		to = "standard output"
+	}
 	fmt.Fprintf(s.env.Stderr, "recorded %s %s to %s: %d requests, %d objects listed, %d watch events, %v\n",
-		res, where, path, len(rec.Exchanges), listed, events, took)
+		res, where, to, sum.Requests, sum.Listed, sum.Events, took)
 	return nil
 }
 
-// countRecorded counts the objects in a recording's LIST answers and the event
-// lines of its watches. It looks at the request, not the body, to tell the two
-// apart: a watch is the request with watch=true.
-func countRecorded(rec *recording.Recording) (listed, events int) {
-	for _, e := range rec.Exchanges {
-		if e.Status != http.StatusOK {
-			continue
-		}
-		if isWatchTarget(e.Target) {
-			events += len(e.Lines)
-			continue
-		}
-		for _, l := range e.Lines {
-			listed += countItems(l)
-		}
+// openRecording opens where the recording goes: standard output for "-", else
+// the file recording.Create opens (a new file only its owner reads; nothing it did
+// not make gets chmodded). A named pipe's open waits for a reader, so it is done
+// aside: Ctrl-C still ends the command while it waits.
+func openRecording(ctx context.Context, s *session, path string) (io.Writer, func() error, error) {
+	if path == "-" {
+		return s.env.Stdout, func() error { return nil }, nil
 	}
-	return listed, events
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() { // ends when the open does; nobody waits for it after ctx is done
+		f, err := recording.Create(path)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, nil, o.err
+		}
+		return o.f, o.f.Close, nil
+	case <-ctx.Done():
+		return nil, nil, fmt.Errorf("record: waited to open %s: %w", path, context.Cause(ctx))
+	}
 }
 
 // tracingTransport prints "record GET TARGET" as each request leaves, under
@@ -128,21 +141,4 @@ func (t tracingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	t.trace("record " + verb + " " + req.URL.RequestURI())
 	return t.base.RoundTrip(req)
-}
-
-// isWatchTarget tells a watch request from a LIST by its query.
-func isWatchTarget(target string) bool {
-	u, err := url.Parse(target)
-	return err == nil && u.Query().Get("watch") == "true"
-}
-
-// countItems is the length of a LIST body's items; 0 for anything else.
-func countItems(line []byte) int {
-	var list struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if json.Unmarshal(line, &list) != nil {
-		return 0
-	}
-	return len(list.Items)
 }

@@ -132,10 +132,6 @@ func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *t
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "cm.rec")
-	// An existing file with a loose mode: record must tighten it, not keep it.
-	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
 		ctx := context.Background()
 		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
@@ -151,6 +147,47 @@ func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *t
 	checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	if got, want := lines[len(lines)-1], fmt.Sprintf(`recorded configmaps in "rec" to %s: 2 requests, 1 objects listed, 2 watch events, `, out); !strings.HasPrefix(got, want) {
+		t.Fatalf("summary %q, want it to begin %q", got, want)
+	}
+}
+
+// -o - writes the recording to standard output, and the summary still counts
+// what it holds (counted as written: standard output cannot be read back).
+func TestRecord_to_standard_output(t *testing.T) {
+	kc, c := recordServer(t)
+	cms := c.Resource(apiclient.ConfigMaps).Namespace("rec")
+	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stderr := &signalWriter{want: "record WATCH ", seen: make(chan struct{})}
+	var stdout bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Main(ctx, []string{"record", "cm", "-n", "rec", "-o", "-", "--events", "1", "--trace"},
+			cli.Env{Stdout: &stdout, Stderr: stderr, Getenv: func(k string) string { return map[string]string{"KUBECONFIG": kc}[k] }})
+	}()
+	select {
+	case <-stderr.seen:
+	case code := <-done:
+		t.Fatalf("record ended before watching: exit %d\n%s", code, stderr)
+	}
+	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d, want 0:\n%s", code, stderr)
+	}
+	rec, err := recording.Parse(&stdout)
+	if err != nil {
+		t.Fatalf("standard output is not a recording: %v", err)
+	}
+	if got, want := len(rec.Exchanges), 2; got != want {
+		t.Fatalf("%d exchanges on standard output, want %d (the LIST and the watch)", got, want)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if got, want := lines[len(lines)-1], `recorded configmaps in "rec" to standard output: 2 requests, 1 objects listed, 1 watch events, `; !strings.HasPrefix(got, want) {
 		t.Fatalf("summary %q, want it to begin %q", got, want)
 	}
 }
