@@ -63,6 +63,11 @@
 //   - Requests with a replayable body are retried at most once, after a 401, with an
 //     exec plugin only; apiclient does every other retry.
 //   - The plugin runs once for many concurrent requests, not once each.
+//   - A plugin run ends: after 2 minutes at most, or when the request's context
+//     does (Ctrl-C), killing the plugin's process group (unix), and a child it left
+//     holding stdout delays nothing by more than 2 seconds.
+//   - No file is opened unless it is a regular file: a named pipe given as the
+//     kubeconfig, a tokenFile or a certificate would block the open past Ctrl-C.
 //
 // # Compared with client-go
 //
@@ -101,5 +106,6 @@
 // stderr through to ours; we keep it for the error message and pass it through only
 // in interactive mode, where it carries the prompts. When a certificate is renewed
 // client-go closes every connection (connrotation); we close the idle ones, and busy
-// ones keep the old identity until they end.
+// ones keep the old identity until they end. client-go sets no bound on a plugin's
+// run time and waits for its pipes as long as any child holds them; we bound both.
 package kubeconfig

@@ -52,6 +52,18 @@ type execStatus struct {
 // maxPluginOutput caps what we keep of a plugin's stdout; an ExecCredential is a few KiB.
 const maxPluginOutput = 1 << 20
 
+// How long a plugin may take. pluginTimeout bounds a whole run, a person typing a
+// password or approving in a browser included; client-go sets no bound, and a
+// plugin stuck on a network call then holds every request forever. pluginWaitDelay
+// is how long, once the plugin has exited (or was killed), we wait for its stdout
+// and stderr to close: a child it left behind may hold them open for as long as it
+// lives (`sleep 120 &`), and what the plugin printed before exiting is in the pipe
+// already. Variables so that tests can shorten them.
+var (
+	pluginTimeout   = 2 * time.Minute
+	pluginWaitDelay = 2 * time.Second
+)
+
 // stdin is what an interactive plugin reads; a variable so tests can swap it.
 var stdin = os.Stdin
 
@@ -64,6 +76,15 @@ var stdin = os.Stdin
 //
 // Its stderr is kept (the last 4 KiB) for the error when it fails. Its stdout never
 // appears in an error: it holds the credential.
+//
+// Ending it: a run lasts at most pluginTimeout, and ends when ctx does (Ctrl-C).
+// Either way the plugin is killed with its whole process group (a shell script's
+// children too; processGroup, unix only), and the wait for its pipes is bounded by
+// pluginWaitDelay. A non-interactive plugin gets a process group of its own for
+// that; an interactive one stays in ours, as a process in a background group that
+// reads the terminal is stopped (SIGTTIN), so only it is killed. A plugin that
+// printed its credential and exited leaving a child holding stdout is a success:
+// the credential is read from what it printed (exec.ErrWaitDelay).
 func (p *execPlugin) run(ctx context.Context) (*credential, error) {
 	interactive := p.cfg.InteractiveMode != InteractiveNever && isTerminal(stdin)
 	if p.cfg.InteractiveMode == InteractiveAlways && !interactive {
@@ -78,7 +99,10 @@ func (p *execPlugin) run(ctx context.Context) (*credential, error) {
 		return nil, p.fail(err)
 	}
 
+	ctx, cancel := context.WithTimeoutCause(ctx, pluginTimeout, errPluginTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, p.cfg.Command, p.cfg.Args...)
+	cmd.WaitDelay = pluginWaitDelay
 	cmd.Env = append(os.Environ(), "KUBERNETES_EXEC_INFO="+string(info))
 	names := make([]string, 0, len(p.cfg.Env))
 	for name := range p.cfg.Env {
@@ -94,9 +118,11 @@ func (p *execPlugin) run(ctx context.Context) (*credential, error) {
 	if interactive {
 		cmd.Stdin = stdin
 		cmd.Stderr = io.MultiWriter(os.Stderr, stderr)
+	} else {
+		processGroup(cmd)
 	}
 
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil && !(errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil) {
 		return nil, p.fail(p.runError(ctx, err, stderr.String()))
 	}
 	if stdout.over {
@@ -109,10 +135,15 @@ func (p *execPlugin) run(ctx context.Context) (*credential, error) {
 	return cred, nil
 }
 
+// errPluginTimeout is the cause of a run's context when pluginTimeout passed.
+var errPluginTimeout = errors.New("exec plugin timeout")
+
 // runError says why the process did not succeed, with its stderr but not its stdout.
 func (p *execPlugin) runError(ctx context.Context, err error, stderr string) error {
 	var exit *exec.ExitError
 	switch {
+	case errors.Is(context.Cause(ctx), errPluginTimeout):
+		return fmt.Errorf("plugin %q ran longer than %v and was stopped", p.cfg.Command, pluginTimeout)
 	case ctx.Err() != nil:
 		return fmt.Errorf("plugin %q: %w", p.cfg.Command, ctx.Err())
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist):

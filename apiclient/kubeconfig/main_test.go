@@ -3,7 +3,9 @@ package kubeconfig_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,7 +21,14 @@ import (
 // The plugin's environment (from the kubeconfig's exec env) steers it:
 //
 //	KUBEWIRE_FAKE_PLUGIN   token | cert | expiring | failing | silent | badjson |
-//	                       nostatus | emptystatus | wrongversion
+//	                       nostatus | emptystatus | wrongversion |
+//	                       background (token, then a "hold" child keeps stdout) |
+//	                       hang (a "hold" child keeps stdout, and so does it) |
+//	                       hold (reads FAKE_PLUGIN_HOLD to its end, then exits)
+//	FAKE_PLUGIN_HOLD       a named pipe: hold blocks reading it until the test
+//	                       writes and closes it, so a process lives as long as the
+//	                       test says, without sleeping
+//	FAKE_PLUGIN_STARTED    a named pipe hang writes a line to once it has started
 //	FAKE_PLUGIN_RUNS       a file the plugin appends a line to per run; the run count
 //	                       n makes the token "token-n" (unless FAKE_PLUGIN_TOKEN)
 //	FAKE_PLUGIN_TOKEN      a fixed token to print
@@ -78,7 +87,19 @@ func fakePlugin(mode string) int {
 	}
 	status := map[string]string{"token": token}
 	switch mode {
-	case "token":
+	case "hold":
+		return hold()
+	case "hang":
+		if err := holdingChild(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if f, err := os.OpenFile(os.Getenv("FAKE_PLUGIN_STARTED"), os.O_WRONLY, 0); err == nil {
+			fmt.Fprintln(f, "started")
+			f.Close()
+		}
+		return hold()
+	case "token", "background":
 	case "expiring":
 		status["expirationTimestamp"] = os.Getenv("FAKE_PLUGIN_EXPIRY")
 	case "cert":
@@ -111,6 +132,36 @@ func fakePlugin(mode string) int {
 	}
 	out, _ := json.Marshal(map[string]any{"apiVersion": req.APIVersion, "kind": "ExecCredential", "status": status})
 	fmt.Println(string(out))
+	if mode == "background" {
+		if err := holdingChild(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// holdingChild starts this binary again as a "hold" plugin with our stdout and
+// stderr, and does not wait for it: the `sleep 120 &` of a shell script.
+func holdingChild() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	child := exec.Command(exe)
+	child.Env = append(os.Environ(), "KUBEWIRE_FAKE_PLUGIN=hold")
+	child.Stdout, child.Stderr = os.Stdout, os.Stderr
+	return child.Start()
+}
+
+// hold reads FAKE_PLUGIN_HOLD to its end: it lives until the test lets it go (or
+// kills it).
+func hold() int {
+	f, err := os.Open(os.Getenv("FAKE_PLUGIN_HOLD"))
+	if err != nil {
+		return 1
+	}
+	io.Copy(io.Discard, f)
 	return 0
 }
 
