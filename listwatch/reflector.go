@@ -206,6 +206,9 @@ func (r *Reflector) dropIdle(err error) stateFn {
 // failure: a connection refused or reset, a 5xx, a 429, a malformed or cut stream,
 // a Sink that refused a list.
 func (r *Reflector) backOff(ctx context.Context, err error, then stateFn) stateFn {
+	if ctx.Err() != nil {
+		return nil // stopped meanwhile: the failure is the stop's, nothing to back off from
+	}
 	r.noteError(err)
 	r.step(Step{Op: OpError, Err: err, Next: "back off"})
 	r.log.Warn("list/watch failed, backing off", "err", err)

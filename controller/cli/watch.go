@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -20,7 +21,8 @@ import (
 // so it survives what a bare ?watch=true does not: the server ending the stream,
 // a dropped connection, a 410. The first LIST prints as ADDED; a relist prints the
 // changes it implies (ADDED, MODIFIED, DELETED), so the output stays a faithful
-// event log.
+// event log. A line that cannot be written (a full disk) ends the watch at once,
+// with that error: a watch nobody can read is not worth keeping open.
 func runWatch(ctx context.Context, s *session) error {
 	format := s.str("output")
 	if format != "" && format != "json" {
@@ -37,8 +39,10 @@ func runWatch(ctx context.Context, s *session) error {
 	if !res.Has("watch") {
 		return fmt.Errorf("%s cannot be watched", res)
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	out := bufio.NewWriter(s.env.Stdout)
-	p := &printer{w: out, json: format == "json", rv: map[string]string{}}
+	p := &printer{w: out, json: format == "json", rv: map[string]string{}, failed: stop}
 	opts := listwatch.Options{Name: res.String(), LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), Logger: s.log}
 	if trace := s.tracer(); trace != nil {
 		opts.OnStep = func(st listwatch.Step) { trace("listwatch " + st.String()) }
@@ -48,6 +52,10 @@ func runWatch(ctx context.Context, s *session) error {
 	out.Flush()
 	n := p.events
 	p.mu.Unlock()
+	var werr *writeError
+	if errors.As(context.Cause(ctx), &werr) {
+		return werr
+	}
 	if err != nil && ctx.Err() == nil {
 		return err
 	}
@@ -64,7 +72,14 @@ type printer struct {
 	json   bool
 	rv     map[string]string // key → resourceVersion last printed
 	events int
+	failed func(error) // told the first write error, which ends the watch
 }
+
+// writeError is standard output refusing a line.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "write standard output: " + e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
 
 func (p *printer) Add(o *apiclient.Object) error    { return p.print(apiclient.Added, o) }
 func (p *printer) Update(o *apiclient.Object) error { return p.print(apiclient.Modified, o) }
@@ -98,12 +113,16 @@ func (p *printer) Replace(list []*apiclient.Object, _ string) error {
 		}
 	}
 	for _, o := range list {
+		var err error
 		rv, seen := old[o.Key()]
 		switch {
 		case !seen:
-			p.print(apiclient.Added, o)
+			err = p.print(apiclient.Added, o)
 		case rv != o.Metadata.ResourceVersion:
-			p.print(apiclient.Modified, o)
+			err = p.print(apiclient.Modified, o)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -117,7 +136,6 @@ func (p *printer) print(t apiclient.EventType, o *apiclient.Object) error {
 	} else {
 		p.rv[o.Key()] = o.Metadata.ResourceVersion
 	}
-	p.events++
 	if p.json {
 		line, err := json.Marshal(struct {
 			Type   apiclient.EventType `json:"type"`
@@ -131,7 +149,15 @@ func (p *printer) print(t apiclient.EventType, o *apiclient.Object) error {
 		fmt.Fprintf(p.w, "%s %s %s\n", t, printable(o.Key()), printable(o.Metadata.ResourceVersion))
 	}
 	// One event, one line, now: a watch is read as it happens.
-	return p.w.Flush()
+	if err := p.w.Flush(); err != nil {
+		err = &writeError{err}
+		if p.failed != nil {
+			p.failed(err)
+		}
+		return err
+	}
+	p.events++
+	return nil
 }
 
 func splitKey(k string) (string, string) {
