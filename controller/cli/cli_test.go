@@ -24,23 +24,33 @@ func run(t *testing.T, env map[string]string, args ...string) (int, string, stri
 }
 
 // discoveryKubeconfig starts a TLS server that serves the discovery documents
-// recorded from kube-apiserver 1.32 and writes a kubeconfig for it.
-func discoveryKubeconfig(t *testing.T) string {
+// recorded from kube-apiserver 1.32, and every other request with other (a 404
+// when nil), and writes a kubeconfig for it.
+func discoveryKubeconfig(t *testing.T, other http.HandlerFunc) string {
 	t.Helper()
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
 		body, err := os.ReadFile(filepath.Join("..", "..", "apiclient", "testdata", "discovery", "legacy", name))
-		if err != nil {
+		switch {
+		case err == nil:
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(body)
+		case other != nil:
+			other(w, r)
+		default:
 			w.WriteHeader(404)
-			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
 	}))
 	t.Cleanup(ts.Close)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "config")
-	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
+	return insecureKubeconfig(t, ts.URL)
+}
+
+// insecureKubeconfig writes a kubeconfig for a test server at url, with a token
+// and without checking its certificate, and returns its path.
+func insecureKubeconfig(t *testing.T, url string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + url + "\n    insecure-skip-tls-verify: true\n" +
 		"users:\n- name: u\n  user:\n    token: s3cret-token\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -82,7 +92,7 @@ func TestHelp_lists_the_commands(t *testing.T) {
 }
 
 func TestRuntime_errors_exit_1_with_one_line(t *testing.T) {
-	cfg := discoveryKubeconfig(t)
+	cfg := discoveryKubeconfig(t, nil)
 	tests := []struct {
 		args []string
 		env  map[string]string
@@ -105,7 +115,7 @@ func TestRuntime_errors_exit_1_with_one_line(t *testing.T) {
 }
 
 func TestAPIResources_from_recorded_discovery(t *testing.T) {
-	code, stdout, stderr := run(t, nil, "api-resources", "--kubeconfig", discoveryKubeconfig(t))
+	code, stdout, stderr := run(t, nil, "api-resources", "--kubeconfig", discoveryKubeconfig(t, nil))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -125,12 +135,7 @@ func TestSelectors_are_checked_before_any_request(t *testing.T) {
 		w.WriteHeader(500)
 	}))
 	t.Cleanup(ts.Close)
-	cfg := filepath.Join(t.TempDir(), "config")
-	kc := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
-		"users:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
-	if err := os.WriteFile(cfg, []byte(kc), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := insecureKubeconfig(t, ts.URL)
 	for _, tc := range []struct {
 		args []string
 		want string

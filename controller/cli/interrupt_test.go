@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,23 +15,10 @@ import (
 // ctx stands for main's signal.NotifyContext.
 func TestGet_interrupted_mid_request_exits_0_with_a_summary(t *testing.T) {
 	arrived := make(chan struct{}, 1)
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.ReplaceAll(strings.TrimPrefix(r.URL.Path, "/"), "/", "_") + ".json"
-		if body, err := os.ReadFile(filepath.Join("..", "..", "apiclient", "testdata", "discovery", "legacy", name)); err == nil {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(body)
-			return
-		}
+	path := discoveryKubeconfig(t, func(w http.ResponseWriter, r *http.Request) {
 		arrived <- struct{}{}
 		<-r.Context().Done() // a server that has not answered yet
-	}))
-	defer ts.Close()
-	path := filepath.Join(t.TempDir(), "config")
-	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + ts.URL + "\n    insecure-skip-tls-verify: true\n" +
-		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	})
 	for _, tt := range []struct {
 		args []string
 		what string

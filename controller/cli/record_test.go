@@ -56,24 +56,25 @@ func recordServer(t *testing.T) (string, *apiclient.Client) {
 }
 
 // recordWhile runs `kubewire record` with args and --trace, calls change once
-// the watch request has gone out, and returns the exit code and stderr.
-func recordWhile(t *testing.T, env map[string]string, args []string, change func()) (int, string) {
+// the watch request has gone out, and returns the exit code, stdout and stderr.
+func recordWhile(t *testing.T, env map[string]string, args []string, change func()) (code int, stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	stderr := &signalWriter{want: "record WATCH ", seen: make(chan struct{})}
-	var stdout bytes.Buffer
+	errw := &signalWriter{want: "record WATCH ", seen: make(chan struct{})}
+	var out bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Main(ctx, append(args, "--trace"), cli.Env{Stdout: &stdout, Stderr: stderr, Getenv: func(k string) string { return env[k] }})
+		done <- cli.Main(ctx, append(args, "--trace"), cli.Env{Stdout: &out, Stderr: errw, Getenv: func(k string) string { return env[k] }})
 	}()
 	select {
-	case <-stderr.seen:
+	case <-errw.seen:
 	case code := <-done:
-		t.Fatalf("record ended before watching: exit %d\n%s", code, stderr)
+		t.Fatalf("record ended before watching: exit %d\n%s", code, errw)
 	}
 	change()
-	return <-done, stderr.String()
+	code = <-done
+	return code, out.String(), errw.String()
 }
 
 // checkRecording fails unless the file at path is only its owner's, parses, and
@@ -132,7 +133,7 @@ func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *t
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "cm.rec")
-	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
+	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
 		ctx := context.Background()
 		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
 			t.Error(err)
@@ -159,34 +160,22 @@ func TestRecord_to_standard_output(t *testing.T) {
 	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	stderr := &signalWriter{want: "record WATCH ", seen: make(chan struct{})}
-	var stdout bytes.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- cli.Main(ctx, []string{"record", "cm", "-n", "rec", "-o", "-", "--events", "1", "--trace"},
-			cli.Env{Stdout: &stdout, Stderr: stderr, Getenv: func(k string) string { return map[string]string{"KUBECONFIG": kc}[k] }})
-	}()
-	select {
-	case <-stderr.seen:
-	case code := <-done:
-		t.Fatalf("record ended before watching: exit %d\n%s", code, stderr)
-	}
-	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if code := <-done; code != 0 {
+	code, stdout, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", "-", "--events", "1"}, func() {
+		if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	if code != 0 {
 		t.Fatalf("exit %d, want 0:\n%s", code, stderr)
 	}
-	rec, err := recording.Parse(&stdout)
+	rec, err := recording.Parse(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatalf("standard output is not a recording: %v", err)
 	}
 	if got, want := len(rec.Exchanges), 2; got != want {
 		t.Fatalf("%d exchanges on standard output, want %d (the LIST and the watch)", got, want)
 	}
-	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	if got, want := lines[len(lines)-1], `recorded configmaps in "rec" to standard output: 2 requests, 1 objects listed, 1 watch events, `; !strings.HasPrefix(got, want) {
 		t.Fatalf("summary %q, want it to begin %q", got, want)
 	}
@@ -200,7 +189,7 @@ func TestRecord_redacts_secrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "secrets.rec")
-	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "secrets", "-n", "rec", "-o", out, "--events", "1"}, func() {
+	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "secrets", "-n", "rec", "-o", out, "--events", "1"}, func() {
 		if _, err := secrets.Create(context.Background(), []byte(`{"metadata":{"name":"api"},"data":{"key":"aHVudGVyMi1wbGFpbnRleHQ="}}`), apiclient.WriteOptions{}); err != nil {
 			t.Error(err)
 		}
@@ -234,7 +223,7 @@ func TestIntegration_record_configmaps_with_two_events(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "cm.rec")
-	code, stderr := recordWhile(t, map[string]string{"KUBECONFIG": path}, []string{"record", "configmaps", "-n", ns, "-l", "kubewire-test=record", "-o", out, "--events", "2"}, func() {
+	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": path}, []string{"record", "configmaps", "-n", ns, "-l", "kubewire-test=record", "-o", out, "--events", "2"}, func() {
 		if _, err := cms.Patch(ctx, "cm-1", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
 			t.Error(err)
 		}

@@ -162,7 +162,7 @@ func TestSecurity_recordings_hold_no_credentials(t *testing.T) {
 	} {
 		out := filepath.Join(t.TempDir(), "pods.rec")
 		args := []string{"record", "pods", "-n", "demo", "-o", out, "--events", "1", "-v", "9", "--kubeconfig", kubeconfigFile(t, server, cluster, user)}
-		code, stderr := recordWhile(t, nil, args, func() {
+		code, _, stderr := recordWhile(t, nil, args, func() {
 			if _, err := srv.Add(apiclient.Pods, fmt.Sprintf(`{"metadata":{"name":"p%d","namespace":"demo"}}`, i)); err != nil {
 				t.Error(err)
 			}
