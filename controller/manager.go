@@ -70,17 +70,18 @@ type ManagerOptions struct {
 	// LeaderElection, when set, makes controllers run only while this replica
 	// holds the Lease it names. Client is filled in from the Manager.
 	LeaderElection *leaderelection.Config
-	// InOrder picks the in-order FIFO for every informer (see informer.Options).
-	InOrder bool
-	// WatchList makes every Reflector list with a streaming list
-	// (sendInitialEvents) instead of LIST.
-	WatchList bool
+	// DeltaFIFO picks the classic DeltaFIFO for every informer, over the default
+	// in-order FIFO (see informer.Options).
+	DeltaFIFO bool
+	// PagedList makes every Reflector list with paged LIST requests instead of a
+	// streaming list (see informer.Options).
+	PagedList bool
 	// OnStep, when set, is given every step of every Reflector the default Source
 	// builds (the sync command counts the first list's objects with it).
 	OnStep func(listwatch.Step)
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
 	// the informer would build itself (informer.Options.ReflectorOptions), with
-	// WatchList and OnStep (reflector.go); tests substitute a script.
+	// OnStep (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner
 	// Clock times the informers' resyncs, their Reflectors' backoffs and watch
 	// timeouts and, unless its Config has a clock of its own, leader election;
@@ -134,8 +135,8 @@ func (m *Manager) Client() *apiclient.Client { return m.client }
 // all) and selectors, creating it on first use; one created while Run runs is
 // started at once. opts are informer.Options, those of a hand-built informer:
 // the first call for a (resource, version, namespace, selectors) builds the
-// informer with its Transform, Indexers, ResyncPeriod and InOrder (or the
-// Manager's InOrder), and later calls share that informer as it was built. Name,
+// informer with its Transform, Indexers, ResyncPeriod and DeltaFIFO (or the
+// Manager's DeltaFIFO), and later calls share that informer as it was built. Name,
 // Trace and Clock default to the resource's name and the Manager's; Source to the
 // Manager's (its Reflector, with its logger).
 func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *informer.Informer {
@@ -152,7 +153,8 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 		panic("controller: Manager.Informer called after Run returned")
 	}
 	opts.Name = cmp.Or(opts.Name, key.Resource)
-	opts.InOrder = opts.InOrder || m.opts.InOrder
+	opts.DeltaFIFO = opts.DeltaFIFO || m.opts.DeltaFIFO
+	opts.PagedList = opts.PagedList || m.opts.PagedList
 	if opts.Trace == nil {
 		opts.Trace = m.opts.Trace
 	}

@@ -8,11 +8,10 @@ import (
 )
 
 // reflector builds an informer's Reflector on rc with lw, the informer's own
-// (informer.Options.ReflectorOptions: name, selectors, clock, logger), and what the
-// Manager adds: a streaming list with WatchList, and every step to OnStep and, with
-// a trace, as one "listwatch …" line.
+// (informer.Options.ReflectorOptions: name, selectors, clock, logger, streaming or
+// paged list), and what the Manager adds: every step to OnStep and, with a trace,
+// as one "listwatch …" line.
 func (m *Manager) reflector(rc apiclient.ResourceClient, lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
-	lw.WatchList = m.opts.WatchList
 	trace, onStep := m.opts.Trace, m.opts.OnStep
 	if trace != nil || onStep != nil {
 		lw.OnStep = func(s listwatch.Step) {

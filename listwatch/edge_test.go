@@ -97,6 +97,17 @@ func TestReflector_edge_cases(t *testing.T) {
 			"< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "c", "15"), "< end",
 		}},
+		{"streaming-without-its-end", listwatch.Options{WatchList: true}, []string{
+			// A server that takes sendInitialEvents but never ends the initial
+			// events (it ignores the parameter): after 10 s of silence the Reflector
+			// lists with LIST, and does not try a streaming list again (the relist
+			// after the 410 is a LIST), rather than wait out the watch's timeout.
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< stall",
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok, podList("20", podJSON("b", "11")),
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=20&watch=true", ok, ev("MODIFIED", "b", "21"), "< end",
+		}},
 		{"too-large-resource-version", listwatch.Options{}, []string{
 			// A server whose cache is behind our resourceVersion: the watch relists,
 			// and the LIST at that version, refused the same way, lists the latest.

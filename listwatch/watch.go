@@ -67,7 +67,11 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.idleTimeout = timeout + r.opts.IdleMargin
-	dog := startWatchdog(r.clock, r.idleTimeout, cancel) // armed before the request: a server that never answers is caught too
+	idle := r.idleTimeout
+	if initial {
+		idle = initialEventsIdle
+	}
+	dog := startWatchdog(r.clock, idle, cancel) // armed before the request: a server that never answers is caught too
 	defer dog.stop()
 	r.step(Step{Op: OpWatch, ResourceVersion: opts.ResourceVersion, Timeout: timeout, Initial: initial})
 	started, from := r.clock.Now(), r.rv
@@ -104,6 +108,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 					return result{notListed, err}
 				}
 				col = nil
+				dog.setIdle(r.idleTimeout)
 			}
 			continue
 		}
@@ -117,7 +122,7 @@ func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listin
 	switch {
 	case dog.fired.Load():
 		if listing {
-			return r.fallBack(ErrWatchIdle)
+			return r.fallBack(errNoInitialEventsEnd)
 		}
 		return result{idle, ErrWatchIdle}
 	case ctx.Err() != nil:
@@ -149,14 +154,26 @@ func refusedVersion(err error) bool {
 	return code >= 400 && code < 500 && code != http.StatusGone && code != http.StatusTooManyRequests
 }
 
+// initialEventsIdle is the silence a streaming list's initial events may keep
+// before the Reflector gives up on them and lists with LIST. A server that serves
+// streaming lists sends the objects back to back from its watch cache, and the
+// end bookmark right after; one that ignores sendInitialEvents (a proxy, an
+// aggregated API, a server older than 1.27) sends what a plain watch sends and
+// never the end bookmark. client-go waits for the whole watch timeout there.
+const initialEventsIdle = 10 * time.Second
+
+// errNoInitialEventsEnd is why a streaming list fell back after initialEventsIdle.
+var errNoInitialEventsEnd = fmt.Errorf("no initial-events-end bookmark after %v of silence", initialEventsIdle)
+
 // fallBack: a streaming list that failed before it was complete becomes a LIST
 // (still in the Listing state). When the server refused the request itself — a 4xx
-// other than 410 and 429, as from a server without the WatchList feature —
-// streaming lists are not tried again.
+// other than 410 and 429, as from a server without the WatchList feature — or
+// went silent without ending the initial events, streaming lists are not tried
+// again: the same server would do the same.
 func (r *Reflector) fallBack(err error) result {
 	r.noteError(err)
 	r.step(Step{Op: OpFallback, Err: err})
-	if refusedVersion(err) {
+	if refusedVersion(err) || err == errNoInitialEventsEnd {
 		r.streaming = false
 		r.log.Warn("the server refused a streaming list; using LIST from now on", "err", err)
 	}

@@ -23,7 +23,7 @@ var ErrWatchIdle = errors.New("watch idle for too long: connection presumed dead
 // it, and it never calls cancel after stop returns.
 type watchdog struct {
 	clock apiclient.Clock
-	idle  time.Duration
+	idle  atomic.Int64 // the silence it allows, in nanoseconds (setIdle)
 	last  atomic.Int64 // UnixNano of the last sign of life
 	fired atomic.Bool
 	quit  chan struct{}
@@ -33,7 +33,8 @@ type watchdog struct {
 // startWatchdog arms the first timer before returning, so the watch's request goes
 // out with the watchdog already counting.
 func startWatchdog(clock apiclient.Clock, idle time.Duration, cancel context.CancelFunc) *watchdog {
-	d := &watchdog{clock: clock, idle: idle, quit: make(chan struct{}), done: make(chan struct{})}
+	d := &watchdog{clock: clock, quit: make(chan struct{}), done: make(chan struct{})}
+	d.idle.Store(int64(idle))
 	d.last.Store(clock.Now().UnixNano())
 	first := clock.After(idle)
 	go d.run(first, cancel)
@@ -43,6 +44,11 @@ func startWatchdog(clock apiclient.Clock, idle time.Duration, cancel context.Can
 // touch records a sign of life at now. It costs an atomic store: it runs once per
 // event.
 func (d *watchdog) touch(now time.Time) { d.last.Store(now.UnixNano()) }
+
+// setIdle changes the silence allowed from now on: a streaming list's initial
+// events are allowed less than the watch after them. A longer idle takes effect
+// when the timer armed for the shorter one fires and finds time left.
+func (d *watchdog) setIdle(idle time.Duration) { d.idle.Store(int64(idle)) }
 
 // run sleeps until idle after the last sign of life, rather than resetting a timer
 // on every event: one timer per idle period, however busy the watch.
@@ -55,12 +61,13 @@ func (d *watchdog) run(timer <-chan time.Time, cancel context.CancelFunc) {
 		case <-timer:
 		}
 		quiet := d.clock.Now().Sub(time.Unix(0, d.last.Load()))
-		if quiet >= d.idle {
+		idle := time.Duration(d.idle.Load())
+		if quiet >= idle {
 			d.fired.Store(true)
 			cancel()
 			return
 		}
-		timer = d.clock.After(d.idle - quiet)
+		timer = d.clock.After(idle - quiet)
 	}
 }
 

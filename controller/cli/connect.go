@@ -93,3 +93,11 @@ func (s *session) tracer() func(string) {
 		mu.Unlock()
 	}
 }
+
+// pagedList says whether informers list with paged LIST requests instead of a
+// streaming list, the default: when the environment says
+// KUBE_FEATURE_WatchListClient=false, client-go's own switch for the same, and
+// --watch-list does not ask for streaming anyway.
+func (s *session) pagedList() bool {
+	return s.env.Getenv("KUBE_FEATURE_WatchListClient") == "false" && !s.boolean("watch-list")
+}

@@ -12,19 +12,30 @@ import (
 
 // At -v 6 every request is a log line, the Reflector's LIST and watch included:
 // for sync, and for run, whose Manager builds the Reflector.
-func TestVerbose_6_logs_the_Reflectors_LIST_and_watch(t *testing.T) {
+// -v 6 logs every request; the Reflector's are a streaming list by default
+// (one watch with sendInitialEvents), or, with client-go's switch
+// KUBE_FEATURE_WatchListClient=false, a LIST and then a watch.
+func TestVerbose_6_logs_the_Reflectors_list_and_watch(t *testing.T) {
 	kubeconfig, _ := recordServer(t)
-	for _, args := range [][]string{
-		{"sync", "pods", "--watch"},
-		{"run", "-n", "default"},
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		paged string // KUBE_FEATURE_WatchListClient
+		want  []string
+	}{
+		{"sync", []string{"sync", "pods", "--watch"}, "", []string{"sendInitialEvents=true&timeoutSeconds"}},
+		{"run", []string{"run", "-n", "default"}, "", []string{"sendInitialEvents=true&timeoutSeconds"}},
+		{"sync_paged", []string{"sync", "pods", "--watch"}, "false", []string{"pods?limit=500&resourceVersion=0", "allowWatchBookmarks=true&resourceVersion="}},
+		{"run_paged", []string{"run", "-n", "default"}, "false", []string{"pods?labelSelector=app%3Dnginx&limit=500", "watch=true"}},
 	} {
-		t.Run(args[0], func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			stderr := &signalWriter{want: "watch=true", seen: make(chan struct{})}
 			done := make(chan int, 1)
+			env := func(k string) string { return map[string]string{"KUBE_FEATURE_WatchListClient": tt.paged}[k] }
 			go func() {
-				done <- cli.Main(ctx, append(args, "-v", "6", "--kubeconfig", kubeconfig), cli.Env{Stdout: &bytes.Buffer{}, Stderr: stderr, Getenv: func(string) string { return "" }})
+				done <- cli.Main(ctx, append(tt.args, "-v", "6", "--kubeconfig", kubeconfig), cli.Env{Stdout: &bytes.Buffer{}, Stderr: stderr, Getenv: env})
 			}()
 			select {
 			case <-stderr.seen:
@@ -34,16 +45,16 @@ func TestVerbose_6_logs_the_Reflectors_LIST_and_watch(t *testing.T) {
 			if code := <-done; code != 0 {
 				t.Errorf("exit %d", code)
 			}
-			var list, watch bool
+			var requests []string
 			for _, line := range strings.Split(stderr.String(), "\n") {
-				if !strings.Contains(line, "level=DEBUG msg=request verb=GET") || !strings.Contains(line, "/api/v1/namespaces/default/pods?") {
-					continue
+				if strings.Contains(line, "level=DEBUG msg=request verb=GET") && strings.Contains(line, "/api/v1/namespaces/default/pods?") {
+					requests = append(requests, line)
 				}
-				watch = watch || strings.Contains(line, "watch=true")
-				list = list || !strings.Contains(line, "watch=true")
 			}
-			if !list || !watch {
-				t.Errorf("request lines of the Reflector: LIST %v, watch %v; want both:\n%s", list, watch, stderr.String())
+			for _, want := range tt.want {
+				if !strings.Contains(strings.Join(requests, "\n"), want) {
+					t.Errorf("no request of the Reflector has %q:\n%s", want, strings.Join(requests, "\n"))
+				}
 			}
 		})
 	}

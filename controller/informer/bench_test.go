@@ -20,7 +20,7 @@ import (
 )
 
 // BenchmarkInformer_10k_pods_then_10k_events runs the whole pipeline — Reflector,
-// DeltaFIFO, store with its namespace index, one handler — over an in-memory
+// the in-order FIFO, store with its namespace index, one handler — over an in-memory
 // server: a LIST of 10,000 copies of a real 5.2 KB pod, then a watch of 10,000
 // MODIFIED events. One op is one informer from start to the last event handled.
 // It reports the heap the synced cache holds per pod (store, index and FIFO

@@ -70,10 +70,10 @@ func New(opts Options) *Informer {
 		indexers[name] = f
 	}
 	inf.store = store.New(key, indexers)
-	if opts.InOrder {
-		inf.fifo = fifo.NewInOrderFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
-	} else {
+	if opts.DeltaFIFO {
 		inf.fifo = fifo.NewDeltaFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
+	} else {
+		inf.fifo = fifo.NewInOrderFIFO(fifo.KeyFunc[*apiclient.Object](key), inf.store)
 	}
 	inf.source = source(opts)(entrySink{inf.fifo, inf})
 	return inf

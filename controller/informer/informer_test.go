@@ -12,7 +12,7 @@ import (
 
 func TestInformer_tells_handlers_adds_updates_and_deletes_in_order(t *testing.T) {
 	for _, inOrder := range []bool{false, true} {
-		inf, src, start := newInformer(t, informer.Options{InOrder: inOrder})
+		inf, src, start := newInformer(t, informer.Options{DeltaFIFO: !inOrder})
 		rec := newRecorder()
 		inf.AddHandler("rec", rec, 0)
 		start()

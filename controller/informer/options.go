@@ -24,11 +24,23 @@ type Options struct {
 	// ResyncPeriod is the resync of a handler added with AddHandler's resync 0
 	// (client-go's default resync); 0 means never.
 	ResyncPeriod time.Duration
-	// InOrder picks the in-order FIFO (client-go's RealFIFO) over DeltaFIFO. Pick it
-	// when handlers look at several objects of the cache together (the cache then
-	// always stands at one resourceVersion); DeltaFIFO batches each object's changes
-	// into one Pop, which is all a level-based Reconciler needs.
-	InOrder bool
+	// DeltaFIFO picks client-go's classic DeltaFIFO over the in-order FIFO (its
+	// RealFIFO, the only FIFO of client-go 1.36). The in-order FIFO is the default:
+	// the cache always stands at one resourceVersion, so a handler that reads
+	// several objects together never sees one's future beside another's past.
+	// DeltaFIFO hands each object's changes over in one Pop, which is all a
+	// level-based Reconciler needs; it is kept to teach the difference (package
+	// fifo's doc works one relist through both).
+	DeltaFIFO bool
+	// PagedList makes the default Source list with paged LIST requests, never
+	// with a streaming list. By default the Reflector asks for a streaming list
+	// (a watch with sendInitialEvents, client-go's WatchListClient, on by default
+	// since v0.35): the server sends the objects from its watch cache one event
+	// at a time instead of building LIST pages, which costs it far less memory.
+	// A server that refuses, or never ends the initial events, gets LIST instead,
+	// at once or after 10 s of silence (listwatch's fallBack). client-go's switch
+	// for the same is KUBE_FEATURE_WatchListClient=false, which the command honours.
+	PagedList bool
 	// Transform reshapes objects before they are cached (strip what you will never
 	// read). It runs once per object that enters the FIFO, before it enters: each
 	// watch add, update and delete, and every object of a list (sink.go). The FIFO,

@@ -41,8 +41,8 @@ func (o Options) ResourceClient() apiclient.ResourceClient {
 }
 
 // ReflectorOptions are the listwatch.Options of the default Source's Reflector:
-// the informer's name, selectors, clock and logger, and listwatch's defaults for
-// the rest. controller.Manager starts from them too.
+// the informer's name, selectors, clock and logger, a streaming list unless
+// PagedList, and listwatch's defaults for the rest. controller.Manager starts from them too.
 func (o Options) ReflectorOptions() listwatch.Options {
 	return listwatch.Options{
 		Name:          o.Name,
@@ -50,6 +50,7 @@ func (o Options) ReflectorOptions() listwatch.Options {
 		FieldSelector: o.FieldSelector,
 		Clock:         o.Clock,
 		Logger:        o.Logger,
+		WatchList:     !o.PagedList,
 	}
 }
 

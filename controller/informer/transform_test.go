@@ -67,11 +67,11 @@ func TestTransform_reaches_every_object_of_a_relist(t *testing.T) {
 	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	m.next(t, "add a seen=yes")
 	m.next(t, "add b seen=yes")
-	// The relist changed a and lost b: the update and the delete (of the cached
-	// object) both carry the label. (DeltaFIFO queues the listed objects first.)
+	// The relist changed a and lost b: the delete (of the cached object) and the
+	// update both carry the label. (The in-order FIFO queues the deletions first.)
 	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "3")}, "3"))
-	m.next(t, "update a seen=yes")
 	m.next(t, "delete b seen=yes")
+	m.next(t, "update a seen=yes")
 	if got, want := m.calls.Load(), int32(3); got != want {
 		t.Fatalf("Transform called %d times, want %d (once per object listed)", got, want)
 	}
