@@ -44,11 +44,12 @@ func throughputPhase(ctx context.Context, cfg config, bins binaries) (*tputResul
 		return nil, err
 	}
 	until := strconv.Itoa(cfg.events)
-	r.kubewireArgs = []string{bins.kubewire, "--kubeconfig", kc, "sync", "pods", "-n", serveNS, "--until-events", until}
-	// client-go v0.35 and later start with a streaming list (WatchListClient), which
-	// clientgo serve does not implement; without the gate off, the informer waits a
-	// whole watch timeout before it falls back to LIST. env execs the program in
-	// its own place, so the rusage is still the program's.
+	// client-go v0.35 and later, and kubewire, start with a streaming list
+	// (WatchListClient), which clientgo serve does not implement; without the gate
+	// off, client-go's informer waits a whole watch timeout before it falls back to
+	// LIST (kubewire 10 s). Both take the same switch. env execs the program in its
+	// own place, so the rusage is still the program's.
+	r.kubewireArgs = []string{"env", "KUBE_FEATURE_WatchListClient=false", bins.kubewire, "--kubeconfig", kc, "sync", "pods", "-n", serveNS, "--until-events", until}
 	r.clientgoArgs = []string{"env", "KUBE_FEATURE_WatchListClient=false", bins.clientgo, "sync", "-kubeconfig", kc, "-n", serveNS, "-until-events", until}
 	for i := 0; i < cfg.tputRuns; i++ {
 		for _, p := range []struct {
