@@ -83,6 +83,12 @@
 // sharedProcessor, processorListener) and controller.go (processLoop,
 // processDeltas). What differs:
 //   - HasSynced waits for the handlers (above).
+//   - The FIFO is the in-order one (client-go's RealFIFO, its only FIFO from
+//     1.36) and the first list a streaming list (client-go's WatchListClient,
+//     default since v0.35), as in client-go today; Options.DeltaFIFO and
+//     Options.PagedList choose the older ways. Where a server ignores
+//     sendInitialEvents, the fallback to LIST comes after 10 s of silence;
+//     client-go waits out the watch's timeout.
 //   - A handler added after start gets the cache as adds, as in client-go, and its
 //     own Registration.HasSynced, as in client-go since 1.27.
 //   - Each listener's buffer is a slice that shrinks back when drained, and its
