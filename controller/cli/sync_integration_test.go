@@ -71,8 +71,10 @@ func TestIntegration_sync_dump_and_until_events(t *testing.T) {
 		}
 	}
 
-	// --until-events 3: three writes after the watch has started.
-	stderr := &signalWriter{want: "listwatch WATCH", seen: make(chan struct{})}
+	// --until-events 3: three writes once the list is in. (Not once the watch
+	// has started: a streaming list is a watch, and a write made while it lists
+	// is part of the list, not an event after it.)
+	stderr := &signalWriter{want: "listwatch LISTED", seen: make(chan struct{})}
 	var stdout bytes.Buffer
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
