@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -183,9 +184,18 @@ func medianOf(samples []sample, prog string, f func(sample) float64) float64 {
 	return xs[len(xs)/2]
 }
 
-// commandLine is argv as the report shows it: binaries by base name.
+// commandLine is argv as the report shows it: the measured binary as bin/NAME,
+// after `env VAR=…` when the run goes through env.
 func commandLine(argv []string) string {
-	out := append([]string{filepath.Join("bin", filepath.Base(argv[0]))}, argv[1:]...)
+	out := slices.Clone(argv)
+	i := 0
+	if out[0] == "env" {
+		for i = 1; i < len(out) && strings.Contains(out[i], "="); i++ {
+		}
+	}
+	if i < len(out) {
+		out[i] = filepath.Join("bin", filepath.Base(out[i]))
+	}
 	return strings.Join(out, " ")
 }
 
