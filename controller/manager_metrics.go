@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/kubewire/kubewire/controller/informer"
@@ -59,6 +60,10 @@ func (m *Manager) informerMetrics(key InformerKey, inf *informer.Informer) {
 		lt["type"] = t
 		m.reg.CounterFunc("kubewire_informer_events_total", "Deltas the informer applied to its cache, by type.", lt, func() float64 { return float64(inf.Events()[t]) })
 	}
+	m.reg.GaugeFunc("kubewire_informer_store_resource_version", "The resourceVersion the informer's cache has caught up to, as a number (-1: none yet, or not a number).", l, func() float64 {
+		return resourceVersionNumber(inf.StoreResourceVersion())
+	})
+	m.reg.HistogramFunc("kubewire_informer_processing_seconds", "Time to apply one popped FIFO entry to the cache and hand it to the handlers' listeners.", l, inf.ProcessingSeconds)
 	m.reg.GaugeFunc("kubewire_informer_synced", "1 once the informer and its handlers have the initial list.", l, func() float64 {
 		if inf.HasSynced() {
 			return 1
@@ -78,4 +83,18 @@ func (m *Manager) controllerMetrics(c *Controller) {
 	m.reg.HistogramFunc("kubewire_reconcile_time_seconds", "How long each Reconcile took (controller-runtime's buckets).", l, c.stats.durations.Snapshot)
 	m.reg.GaugeFunc("kubewire_active_workers", "Reconciles running now.", l, stat(func(s Stats) float64 { return float64(s.Active) }))
 	m.reg.GaugeFunc("kubewire_max_concurrent_reconciles", "Workers: the most Reconciles that may run at once.", l, func() float64 { return float64(c.opts.Workers) })
+}
+
+// resourceVersionNumber is rv as a gauge's value. resourceVersions are opaque, but
+// etcd's are integers, and a gauge that climbs shows a cache that keeps up. Like
+// client-go's, only the last 15 digits are kept, which a float64 holds exactly.
+func resourceVersionNumber(rv string) float64 {
+	if len(rv) > 15 {
+		rv = rv[len(rv)-15:]
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || rv == "" {
+		return -1
+	}
+	return float64(n)
 }

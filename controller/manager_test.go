@@ -86,6 +86,8 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 		`kubewire_reconcile_errors_total{controller="pod-printer"} 1`,
 		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced",version="v1"} 2`,
 		`workqueue_adds_total{name="pod-printer"}`,
+		`kubewire_informer_store_resource_version{informer="pods",namespace="default",selector="",version="v1"} `,
+		`kubewire_informer_processing_seconds_bucket{informer="pods",namespace="default",selector="",version="v1",le="1e-05"} `,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("metrics page lacks %q:\n%s", want, page)

@@ -19,6 +19,10 @@ const (
 	// Sync: Resync put the stored object back on the queue so that handlers see it
 	// again. Nothing changed on the server.
 	Sync
+	// Bookmark: no object changed, but everything the server said up to
+	// ResourceVersion has been queued before it (a watch's BOOKMARK, or the end of
+	// a list). Key and Object are empty. Only InOrderFIFO.Bookmark queues one.
+	Bookmark
 )
 
 func (t DeltaType) String() string {
@@ -33,6 +37,8 @@ func (t DeltaType) String() string {
 		return "Replaced"
 	case Sync:
 		return "Sync"
+	case Bookmark:
+		return "Bookmark"
 	}
 	return fmt.Sprintf("DeltaType(%d)", uint8(t))
 }
@@ -57,6 +63,9 @@ type Delta[T any] struct {
 	// that don't can ignore the field. A Deleted delta that came from the watch has
 	// Tombstone == nil.
 	Tombstone *DeletedFinalStateUnknown[T]
+	// ResourceVersion is set only on a Bookmark delta: the version the queue has
+	// caught up to once it is popped.
+	ResourceVersion string
 }
 
 // String formats the delta as it appears in traces: "Added default/web-1", or

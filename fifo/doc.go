@@ -173,6 +173,10 @@
 //     nothing between them only come from a server that repeats itself, so the
 //     difference is rarely seen.
 //   - Replace keys the whole list before queuing anything, so it fails atomically.
+//   - InOrderFIFO.Bookmark queues a Bookmark entry (client-go's RealFIFO queues
+//     one too, where its informer asks for it): the informer calls it for watch
+//     bookmarks and after each Replace, so that the store knows the version it
+//     has caught up to. DeltaFIFO, which keeps no order across keys, has none.
 //   - When the store cannot produce a key it just listed, no tombstone is queued;
 //     client-go queues one with a nil Obj.
 //   - HasSynced ignores writes before the first Replace; client-go counts any write.

@@ -1,6 +1,8 @@
 package fifo_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/fifo"
@@ -88,5 +90,36 @@ func TestInOrderFIFO_len_counts_entries(t *testing.T) {
 	script(t, q, "add default/a@1", "update default/a@2", "add default/b@1")
 	if got, want := q.Len(), 3; got != want {
 		t.Fatalf("Len() = %d, want %d", got, want)
+	}
+}
+
+// A Bookmark is popped in its place, after everything written before it, and a
+// Replace neither takes it for an object nor makes up a delete for it.
+func TestInOrderFIFO_bookmarks_keep_their_place(t *testing.T) {
+	q := fifo.NewInOrderFIFO[*item](itemKey, nil)
+	script(t, q, "add default/a@1")
+	if err := q.Bookmark("7"); err != nil {
+		t.Fatal(err)
+	}
+	script(t, q, "replace default/b@2")
+	var got []string
+	for q.Len() > 0 {
+		err := q.Pop(context.Background(), func(ds fifo.Deltas[*item], _ bool) error {
+			for _, d := range ds {
+				if d.Type == fifo.Bookmark {
+					got = append(got, "Bookmark "+d.ResourceVersion)
+				} else {
+					got = append(got, d.String())
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "Added default/a | Bookmark 7 | Deleted default/a (final state unknown) | Replaced default/b"
+	if s := strings.Join(got, " | "); s != want {
+		t.Fatalf("pops:\n%s\nwant\n%s", s, want)
 	}
 }

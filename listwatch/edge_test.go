@@ -1,6 +1,7 @@
 package listwatch_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,6 +127,71 @@ func TestReflector_edge_cases(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			goldenLines(t, "edge-"+tt.name, newScenario(t, script(t, tt.script...), tt.opts).run())
+		})
+	}
+}
+
+// A Sink that tracks its resourceVersion (the informer's) hears of every bookmark
+// of a watch, in order with the events: without them its version would stand
+// still while the server moves on.
+func TestReflector_tells_a_Bookmarker_of_every_bookmark(t *testing.T) {
+	sc := newScenario(t, script(t,
+		list0, ok, podList("10", podJSON("a", "5")),
+		watch10, ok, bookmark("12"), ev("ADDED", "b", "13"), bookmark("15"), "< end",
+	), listwatch.Options{})
+	sc.run()
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if got, want := strings.Join(sc.bookmarks, " "), "12 15"; got != want {
+		t.Fatalf("Bookmark calls: %q, want %q", got, want)
+	}
+}
+
+// A relist keeps the objects the Sink holds unchanged instead of the copies it
+// decoded, by LIST and by streaming list alike: only what changed costs memory
+// twice while the list arrives.
+func TestReflector_a_relist_keeps_what_a_Holder_holds_unchanged(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		opts   listwatch.Options
+		relist []string
+	}{
+		{"list", listwatch.Options{}, []string{
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok,
+			podList("20", podJSON("a", "5"), podJSON("b", "15"), podJSON("c", "11")),
+		}},
+		{"streaming list", listwatch.Options{WatchList: true}, []string{
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
+			ev("ADDED", "a", "5"), ev("ADDED", "b", "15"), ev("ADDED", "c", "11"),
+			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"20","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
+			"< end",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			first := []string{list0, ok, podList("10", podJSON("a", "5"), podJSON("b", "6")),
+				watch10, ok, ev("ADDED", "c", "11"), gone, "< end"}
+			if tt.opts.WatchList {
+				first = []string{
+					"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
+					ev("ADDED", "a", "5"), ev("ADDED", "b", "6"),
+					`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"10","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
+					ev("ADDED", "c", "11"), gone, "< end"}
+			}
+			sc := newScenario(t, script(t, append(first, tt.relist...)...), tt.opts)
+			sc.run()
+			sc.mu.Lock()
+			defer sc.mu.Unlock()
+			var keys []string
+			for k, o := range sc.held {
+				keys = append(keys, k)
+				if sc.sink.objects[k] != o {
+					t.Errorf("%s: the sink holds another copy than the one it handed back", k)
+				}
+			}
+			slices.Sort(keys)
+			if got, want := strings.Join(keys, " "), "demo/a demo/c"; got != want {
+				t.Fatalf("kept from the sink: %q, want %q (b changed)", got, want)
+			}
 		})
 	}
 }

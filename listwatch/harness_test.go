@@ -34,6 +34,9 @@ type scenario struct {
 	idle    time.Duration // the current watch's idle timeout
 	events  int           // event steps since the last WATCH
 	stallAt int           // when ≥ 0: a stall began after this many events
+
+	bookmarks []string                     // what the sink was told by Bookmark, outside the golden lines
+	held      map[string]*apiclient.Object // what Held handed back, by key
 }
 
 // newScenario sets up a replay of rec. opts may set anything but Clock, Rand,
@@ -69,6 +72,30 @@ type lockedSink struct{ sc *scenario }
 func (l lockedSink) Add(o *apiclient.Object) error    { return l.sc.sink.Add(o) }
 func (l lockedSink) Update(o *apiclient.Object) error { return l.sc.sink.Update(o) }
 func (l lockedSink) Delete(o *apiclient.Object) error { return l.sc.sink.Delete(o) }
+func (l lockedSink) Bookmark(rv string) error {
+	l.sc.mu.Lock()
+	defer l.sc.mu.Unlock()
+	l.sc.bookmarks = append(l.sc.bookmarks, rv)
+	return nil
+}
+
+// Held hands back what the model holds unchanged, as the informer does.
+func (l lockedSink) Held(obj *apiclient.Object) (*apiclient.Object, bool) {
+	key, rv := obj.Key(), obj.Metadata.ResourceVersion
+	l.sc.mu.Lock()
+	defer l.sc.mu.Unlock()
+	l.sc.sink.mu.Lock()
+	defer l.sc.sink.mu.Unlock()
+	o, ok := l.sc.sink.objects[key]
+	if !ok || o.Metadata.ResourceVersion != rv {
+		return nil, false
+	}
+	if l.sc.held == nil {
+		l.sc.held = map[string]*apiclient.Object{}
+	}
+	l.sc.held[key] = o
+	return o, true
+}
 func (l lockedSink) Replace(list []*apiclient.Object, rv string) error {
 	l.sc.mu.Lock()
 	defer l.sc.mu.Unlock()

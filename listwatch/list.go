@@ -51,7 +51,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 			},
 		}
 		rv, err := p.List(ctx, r.rc, opts, func(o *apiclient.Object) error {
-			items = append(items, o)
+			items = append(items, r.held(o))
 			if r.tracing {
 				r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
 			}

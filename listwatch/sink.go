@@ -9,7 +9,8 @@ import "github.com/kubewire/kubewire/apiclient"
 // interface so that it imports neither.
 //
 // The Reflector calls every method from its Run goroutine, one at a time. Each
-// object it hands over was decoded for that call alone, and once the call returns
+// object it hands over was decoded for that call alone (but for the ones a Holder
+// handed back, below), and once the call returns
 // the Reflector reads only its key and resourceVersion: a Sink may reshape an
 // object in place before keeping it (the informer's Transform may), as long as
 // name, namespace and resourceVersion stay as they are. What a Sink keeps is
@@ -29,4 +30,42 @@ type Sink interface {
 	// Replace says: list is everything that exists, as of resourceVersion. Whatever
 	// the Sink holds that list does not name was deleted while nobody watched.
 	Replace(list []*apiclient.Object, resourceVersion string) error
+}
+
+// A Bookmarker is a Sink that wants to hear of the watch's BOOKMARK events: the
+// server's word that the watch has reached resourceVersion though none of the
+// watched objects changed. A Sink that tracks the version it stands at (the
+// informer does) needs them: without them it would stand still while the server
+// moves on. The Reflector calls Bookmark, when the Sink has it, with every bookmark's
+// resourceVersion, in order with the other calls; a streaming list's
+// initial-events-end bookmark is not one of them (its version comes with Replace).
+type Bookmarker interface {
+	Bookmark(resourceVersion string) error
+}
+
+// A Holder is a Sink that can say it already holds an object, unchanged: Held
+// returns the Sink's own object of obj's key when it is at obj's resourceVersion. While a list arrives, the Reflector asks for
+// every object; when the Sink holds it, the list keeps the held object and the one
+// just decoded is garbage at once. So a relist of a cache that mostly did not
+// change costs the memory of what changed, not of a second copy of everything:
+// without it, the whole new list and the whole old cache are alive together until
+// Replace (the relist peak informers are known for).
+//
+// An object Held returns is the Sink's own, already shared with its readers: it
+// comes back to the Sink in Replace, and the Sink must not reshape it again.
+type Holder interface {
+	Held(obj *apiclient.Object) (*apiclient.Object, bool)
+}
+
+// held is o, or the Sink's own copy of it when the Sink is a Holder that holds it
+// unchanged.
+func (r *Reflector) held(o *apiclient.Object) *apiclient.Object {
+	h, ok := r.sink.(Holder)
+	if !ok || o.Metadata.ResourceVersion == "" {
+		return o
+	}
+	if same, ok := h.Held(o); ok {
+		return same
+	}
+	return o
 }

@@ -195,6 +195,9 @@ func (r *Reflector) apply(ev apiclient.Event, now time.Time) {
 		op, err = OpDelete, r.sink.Delete(ev.Object)
 	case apiclient.Bookmark:
 		op = OpBookmark
+		if b, ok := r.sink.(Bookmarker); ok && ev.Object.Metadata.ResourceVersion != "" {
+			err = b.Bookmark(ev.Object.Metadata.ResourceVersion)
+		}
 	default:
 		// A type this client does not know (a newer server?): skipping it keeps the
 		// watch alive; its resourceVersion is not trusted.

@@ -23,11 +23,12 @@ func (r *Reflector) collect(c *collector, ev apiclient.Event, now time.Time) boo
 	switch ev.Type {
 	case apiclient.Added, apiclient.Modified:
 		key := ev.Object.Key()
+		o := r.held(ev.Object)
 		if i, ok := c.index[key]; ok {
-			c.items[i] = ev.Object
+			c.items[i] = o
 		} else {
 			c.index[key] = len(c.items)
-			c.items = append(c.items, ev.Object)
+			c.items = append(c.items, o)
 		}
 		r.step(Step{Op: OpItem, Key: key, ResourceVersion: rv})
 	case apiclient.Deleted:

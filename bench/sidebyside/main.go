@@ -23,13 +23,14 @@ type config struct {
 	tputRuns   int    // measured pairs in the throughput phase
 	serveAddr  string // "" starts clientgo serve; else one already listening there
 	sync, tput bool
+	relistRuns int // measured pairs of the relist phase, after sync on the same server (0: none)
 	out        string
 	timeout    time.Duration // one program run
 	keep       bool          // keep up.sh's directory
 }
 
 // full is the configuration the committed results come from.
-var full = config{ns: "sidebyside", pods: 10000, runs: 5, warmup: 1, events: 100000, tputRuns: 3}
+var full = config{ns: "sidebyside", pods: 10000, runs: 5, warmup: 1, events: 100000, tputRuns: 3, relistRuns: 3}
 
 func main() {
 	cfg := full
@@ -42,6 +43,7 @@ func main() {
 	flag.IntVar(&cfg.tputRuns, "throughput-runs", cfg.tputRuns, "throughput: measured runs of each program, alternating")
 	flag.StringVar(&cfg.serveAddr, "serve", "", "throughput: use the clientgo serve listening at this address (namespace load, -pods and -events as given)")
 	flag.BoolVar(&cfg.sync, "sync", true, "run the sync phase")
+	flag.IntVar(&cfg.relistRuns, "relist-runs", cfg.relistRuns, "relist (after sync, same server): measured pairs, 0 for none")
 	flag.BoolVar(&cfg.tput, "throughput", true, "run the throughput phase")
 	flag.StringVar(&cfg.out, "out", "", "report file (default results/DATE-sidebyside.md, bin/… for counts below the full run)")
 	flag.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "limit for one program run")
@@ -67,8 +69,8 @@ func run(ctx context.Context, cfg config) error {
 	if _, err := os.Stat(filepath.Join("clientgo", "main.go")); err != nil {
 		return errors.New("run from bench/ (./sidebyside.sh does)")
 	}
-	if cfg.runs < 1 || cfg.tputRuns < 1 || cfg.pods < 1 || cfg.events < 1 {
-		return errors.New("-pods, -runs, -events and -throughput-runs must be at least 1")
+	if cfg.runs < 1 || cfg.tputRuns < 1 || cfg.pods < 1 || cfg.events < 1 || cfg.relistRuns < 0 {
+		return errors.New("-pods, -runs, -events and -throughput-runs must be at least 1, -relist-runs at least 0")
 	}
 	rep := &report{cfg: cfg, machine: describeMachine(ctx), loadBefore: loadAverage()}
 	bins, err := build(ctx)
@@ -92,7 +94,7 @@ func run(ctx context.Context, cfg config) error {
 	out := cfg.out
 	if out == "" {
 		dir := "results"
-		if cfg.pods < full.pods || cfg.runs < full.runs || cfg.events < full.events || cfg.tputRuns < full.tputRuns || !cfg.sync || !cfg.tput {
+		if cfg.pods < full.pods || cfg.runs < full.runs || cfg.events < full.events || cfg.tputRuns < full.tputRuns || cfg.relistRuns < full.relistRuns || !cfg.sync || !cfg.tput {
 			dir = "bin"
 		}
 		out = filepath.Join(dir, time.Now().Format("2006-01-02")+"-sidebyside.md")

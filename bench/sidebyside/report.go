@@ -121,6 +121,9 @@ func (r *report) markdown(now time.Time) string {
 	if r.sync != nil {
 		runs("sync", r.sync.samples)
 	}
+	if r.sync != nil && len(r.sync.relist) > 0 {
+		r.relistMarkdown(&b)
+	}
 	if r.tput != nil {
 		runs("throughput", r.tput.samples)
 	}
@@ -147,6 +150,12 @@ func (r *report) rows() []row {
 		rows = append(rows, row{"sync: wall, start to exit", kw, cg, secs, goal{true, 1}})
 		kw, cg = m(func(s sample) float64 { return s.syncTook.Seconds() })
 		rows = append(rows, row{"sync: time to synced (as printed)", kw, cg, secs, goal{}})
+		perPod := func(v float64) string { return fmt.Sprintf("%.0f B", v) }
+		kw, cg = m(func(s sample) float64 { return s.heapMiB * (1 << 20) / float64(s.objects) })
+		rows = append(rows, row{"sync: heap after GC per pod", kw, cg, perPod, goal{}})
+		micros := func(v float64) string { return fmt.Sprintf("%.0f µs", v*1e6) }
+		kw, cg = m(func(s sample) float64 { return s.cpu.Seconds() / float64(s.objects) })
+		rows = append(rows, row{"sync: CPU per pod", kw, cg, micros, goal{}})
 	}
 	mb := func(v float64) string { return fmt.Sprintf("%.1f MB", v/1e6) }
 	rows = append(rows, row{"binary size", float64(r.bins.kubewireSize), float64(r.bins.clientgoSize), mb, goal{true, 0.2}})
@@ -205,4 +214,39 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// relistMarkdown is the relist phase: medians per program, then every run.
+func (r *report) relistMarkdown(b *strings.Builder) {
+	runs := r.sync.relist
+	med := func(prog string, f func(relistSample) float64) float64 {
+		var xs []float64
+		for _, s := range runs {
+			if s.prog == prog {
+				xs = append(xs, f(s))
+			}
+		}
+		sort.Float64s(xs)
+		if n := len(xs); n%2 == 0 {
+			return (xs[n/2-1] + xs[n/2]) / 2
+		}
+		return xs[len(xs)/2]
+	}
+	fmt.Fprintf(b, "\nRelist after a 410 (relist.go: a proxy ends the watch and answers its resumption 410 Gone; each program lists %d pods again while it holds them), medians of %s; the goal is peak ≤ 1.3× steady:\n\n", r.sync.pods, count(r.cfg.relistRuns, "pair"))
+	b.WriteString("| program | steady RSS MiB | relist peak RSS MiB | peak ÷ steady | RSS after MiB | CPU s | listed again in s | goal |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
+	for _, prog := range []string{kubewire, clientgo} {
+		ratio := med(prog, func(s relistSample) float64 { return float64(s.peak) / float64(s.steady) })
+		fmt.Fprintf(b, "| %s | %.1f | %.1f | %.2f× | %.1f | %.2f | %.2f | %s |\n", prog,
+			med(prog, func(s relistSample) float64 { return mib(s.steady) }),
+			med(prog, func(s relistSample) float64 { return mib(s.peak) }),
+			ratio,
+			med(prog, func(s relistSample) float64 { return mib(s.end) }),
+			med(prog, func(s relistSample) float64 { return s.cpu.Seconds() }),
+			med(prog, func(s relistSample) float64 { return s.took.Seconds() }),
+			goal{true, 1.3}.verdict(ratio))
+	}
+	b.WriteString("\n| run | program | steady RSS MiB | relist peak RSS MiB | RSS after MiB | CPU s | listed again in s |\n|---:|---|---:|---:|---:|---:|---:|\n")
+	for i, s := range runs {
+		fmt.Fprintf(b, "| %d | %s | %.1f | %.1f | %.1f | %.2f | %.2f |\n", i/2+1, s.prog, mib(s.steady), mib(s.peak), mib(s.end), s.cpu.Seconds(), s.took.Seconds())
+	}
 }

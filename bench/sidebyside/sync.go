@@ -15,6 +15,7 @@ type syncResult struct {
 	ns                         string
 	pods                       int // what the namespace held
 	samples                    []sample
+	relist                     []relistSample // the relist phase, on the same server
 	kubewireArgs, clientgoArgs []string
 
 	// The dump check: every run's --dump must equal the first kubewire run's.
@@ -63,6 +64,11 @@ func syncPhase(ctx context.Context, cfg config, bins binaries) (*syncResult, err
 			}
 			fmt.Fprintf(os.Stderr, "sync %-9s %s\n", label, s)
 			r.samples = append(r.samples, s)
+		}
+	}
+	if cfg.relistRuns > 0 {
+		if r.relist, err = relistRuns(ctx, cfg, bins, c); err != nil {
+			return nil, err
 		}
 	}
 	c.stop()

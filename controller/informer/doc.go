@@ -89,14 +89,16 @@
 //     Options.PagedList choose the older ways. Where a server ignores
 //     sendInitialEvents, the fallback to LIST comes after 10 s of silence;
 //     client-go waits out the watch's timeout.
-//   - Informer metrics, which recent client-go exports (queued items, processing
-//     latency, the store's resourceVersion): the Manager exports the FIFO's depth,
-//     the slowest handler's backlog, the objects cached, deltas applied by type and
-//     synced (controller/manager_metrics.go). Not yet here: processing latency,
-//     and the resourceVersion the store stands at (client-go's
-//     LastStoreSyncResourceVersion, moved on by bookmarks too). What the Reflector
-//     has read is listwatch's Health().ResourceVersion; the store lags it by what
-//     the FIFO holds.
+//   - The store's resourceVersion (client-go's LastStoreSyncResourceVersion) and
+//     informer metrics, as recent client-go has them: StoreResourceVersion is the
+//     version the cache has caught up to, moved by watch events, by bookmarks and
+//     by the end of each list, which the in-order FIFO queues as Bookmark entries
+//     in their place (version.go); ProcessingSeconds times each pop. The Manager
+//     exports both, beside the FIFO's depth (client-go's queued items), the
+//     slowest handler's backlog, the objects cached, deltas applied by type and
+//     synced (controller/manager_metrics.go). What the Reflector has read is
+//     listwatch's Health().ResourceVersion; the store lags it by what the FIFO
+//     holds.
 //   - A handler added after start gets the cache as adds, as in client-go, and its
 //     own Registration.HasSynced, as in client-go since 1.27.
 //   - Each listener's buffer is a slice that shrinks back when drained, and its

@@ -45,6 +45,10 @@ type Informer struct {
 	cacheSynced chan struct{}
 	resyncing   []*listener // listeners whose resync is under way
 	events      eventCounts
+	progress    progress // the store's resourceVersion and the time per pop (version.go)
+	// held is what entrySink.Held handed back during the list under way; only the
+	// source's goroutine touches it (sink.go).
+	held map[*apiclient.Object]struct{}
 }
 
 // Runner is what fills an informer's FIFO and keeps it in step with the server:
@@ -60,7 +64,7 @@ func New(opts Options) *Informer {
 	if opts.Name == "" {
 		opts.Name = opts.Resource.String()
 	}
-	inf := &Informer{name: opts.Name, resync: opts.ResyncPeriod, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{})}
+	inf := &Informer{name: opts.Name, resync: opts.ResyncPeriod, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{}), progress: newProgress()}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
 	}
@@ -245,6 +249,8 @@ func (inf *Informer) processLoop(ctx context.Context) error {
 // process applies one key's deltas to the store and notifies the handlers. It runs
 // under the FIFO's lock (see fifo.Pop), so it must not touch the FIFO.
 func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool) error {
+	start := inf.clock.Now()
+	defer func() { inf.progress.latency.Observe(inf.since(start)) }()
 	for _, d := range deltas {
 		if err := inf.apply(d, initial); err != nil {
 			return err
@@ -256,6 +262,13 @@ func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool
 // apply is one delta: the store first, then the handlers, so that a handler that
 // reads the cache sees at least what it is told about.
 func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error {
+	if d.Type == fifo.Bookmark {
+		if inf.trace != nil {
+			inf.tracef("fifo pop Bookmark rv=%s", d.ResourceVersion)
+		}
+		inf.progress.moved(d)
+		return nil // nothing to store
+	}
 	obj := d.Object
 	inf.events.count(d.Type)
 	// Every trace line is guarded: its arguments (boxed into ...any, a Len under the
@@ -269,6 +282,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 	if d.Type == fifo.Deleted {
 		old, exists := inf.store.GetByKey(d.Key)
 		inf.store.DeleteKey(d.Key)
+		inf.progress.moved(d) // before the handlers hear of it
 		if exists {
 			obj = newest(old, obj, d.Tombstone != nil)
 		}
@@ -282,6 +296,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 	if err := inf.store.Put(d.Key, obj); err != nil {
 		return err
 	}
+	inf.progress.moved(d)
 	if !exists {
 		if tracing {
 			inf.tracef("store add %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())

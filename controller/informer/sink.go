@@ -53,10 +53,19 @@ func (s entrySink) Delete(obj *apiclient.Object) error {
 // Replace transforms the whole list before the FIFO sees any of it. It also marks
 // the informer synced: a first list that finds nothing leaves the FIFO synced with
 // nothing to pop, so no Pop would ever notice.
+//
+// An object Held handed back is the store's own, transformed and shared already:
+// it goes to the FIFO as it is (writing to it now would race its readers).
 func (s entrySink) Replace(list []*apiclient.Object, rv string) error {
+	held := s.inf.held
+	s.inf.held = nil // whatever happens, this list is over
 	if s.inf.transform != nil {
 		out := make([]*apiclient.Object, len(list))
 		for i, obj := range list {
+			if _, ok := held[obj]; ok {
+				out[i] = obj
+				continue
+			}
 			var err error
 			if out[i], err = s.transform(obj); err != nil {
 				return err
@@ -65,11 +74,46 @@ func (s entrySink) Replace(list []*apiclient.Object, rv string) error {
 		list = out
 	}
 	for _, obj := range list {
-		s.inf.labels.share(obj)
+		if _, ok := held[obj]; !ok {
+			s.inf.labels.share(obj)
+		}
 	}
 	err := s.Queue.Replace(list, rv)
 	s.inf.markSyncedOnce()
+	if err == nil {
+		err = s.Bookmark(rv) // the store stands at rv once the list is popped
+	}
 	return err
+}
+
+// Held is the cached object of obj's key when it is at obj's resourceVersion
+// (listwatch.Holder): a relist keeps it instead of the copy it just decoded. An
+// empty cache (the first list) costs nothing, not even the key. It
+// remembers what it handed back, for Replace; a list that fails is never handed
+// over, and the next list's Replace forgets its objects with its own.
+func (s entrySink) Held(obj *apiclient.Object) (*apiclient.Object, bool) {
+	if s.inf.store.Len() == 0 {
+		return nil, false
+	}
+	o, ok := s.inf.store.GetByKey(obj.Key())
+	if !ok || o.Metadata.ResourceVersion != obj.Metadata.ResourceVersion {
+		return nil, false
+	}
+	if s.inf.held == nil {
+		s.inf.held = map[*apiclient.Object]struct{}{}
+	}
+	s.inf.held[o] = struct{}{}
+	return o, true
+}
+
+// Bookmark queues the version the watch has reached (listwatch.Bookmarker), for
+// StoreResourceVersion, when the FIFO keeps order across keys (InOrderFIFO).
+// DeltaFIFO has no place for it.
+func (s entrySink) Bookmark(rv string) error {
+	if b, ok := s.Queue.(interface{ Bookmark(string) error }); ok && rv != "" {
+		return b.Bookmark(rv)
+	}
+	return nil
 }
 
 // transform is Options.Transform, or nothing when it is unset. A Transform that
