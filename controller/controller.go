@@ -74,6 +74,8 @@ type Controller struct {
 	regs     []*informer.Registration // Run waits for these to sync
 	failures map[Request]int          // failures in a row, kept only with MaxRetries
 
+	traceMu sync.Mutex // with a trace: a queue add and its line, one at a time (add)
+
 	stats stats
 }
 
@@ -224,6 +226,11 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		return false
 	}
 
+	if c.opts.Trace != nil {
+		c.traceMu.Lock() // after the "queue add" of req (add)
+		c.trace("controller reconcile %s start", req)
+		c.traceMu.Unlock()
+	}
 	start := c.opts.Clock.Now()
 	c.stats.active.Add(1)
 	res, err := c.reconcile(ctx, req)

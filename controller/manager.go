@@ -41,6 +41,7 @@ type Manager struct {
 	order       []*informer.Informer
 	runners     []namedRunner
 	controllers []*Controller
+	health      map[InformerKey]healthReporter // the Reflectors this Manager built
 	elector     *leaderelection.Elector
 	// running is Run's group while Run runs: informers added late start in it.
 	// leading is the group the controllers run in, while they run: Run's own
@@ -91,7 +92,8 @@ type ManagerOptions struct {
 	// Log receives what the Manager, its Reflectors and its leader election log
 	// (unless its Config has a Logger of its own); nil means slog.Default().
 	Log *slog.Logger
-	// Trace receives one line per hop per object from every stage.
+	// Trace receives one line per hop per object from every stage, and one per
+	// write the client makes (manager_trace.go).
 	Trace func(line string)
 }
 
@@ -104,8 +106,11 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
+	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}, health: map[InformerKey]healthReporter{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
+	if opts.Trace != nil {
+		c.OnRequest = chain(c.OnRequest, traceWrites(opts.Trace))
+	}
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
 		cfg.Client = c
@@ -180,6 +185,7 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
+		m.health[key] = r
 	}
 	if m.running != nil {
 		m.running.start("informer "+inf.Name(), inf.Run)

@@ -50,8 +50,8 @@ func (m *Manager) informerMetrics(key InformerKey, inf *informer.Informer) {
 	m.reg.GaugeFunc("kubewire_informer_fifo_depth", "Entries waiting in the informer's FIFO.", l, func() float64 { return float64(inf.FIFOLen()) })
 	m.reg.GaugeFunc("kubewire_informer_handler_backlog", "Notifications waiting for the informer's slowest handler.", l, func() float64 {
 		most := 0
-		for _, b := range inf.Backlogs() {
-			most = max(most, b)
+		for _, h := range inf.Handlers() {
+			most = max(most, h.Backlog)
 		}
 		return float64(most)
 	})

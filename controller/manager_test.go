@@ -266,7 +266,9 @@ func TestManager_serves_reconcile_durations_and_outcomes(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
 	must(t, sc.Sink.Replace([]*apiclient.Object{pod("good", "1"), pod("bad", "2")}, "2"))
-	for ctrl.Stats().Reconciles < 2 {
+	// Both reconciled, and their outcomes counted: a worker counts the reconcile,
+	// then the terminal error, then tells the queue it is Done.
+	for ctrl.Stats().Reconciles < 2 || ctrl.Queue().Metrics().Processing > 0 {
 		runtime.Gosched()
 	}
 	page := scrape(t, m.Registry())

@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -45,7 +46,7 @@ func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Ob
 			for _, r := range toRequests(o) {
 				if !slices.Contains(queued, r) {
 					queued = append(queued, r)
-					c.add(r, low)
+					c.add(r, low, o)
 				}
 			}
 		}
@@ -66,7 +67,20 @@ func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Ob
 // Running) rather than to every change; the handler calls enqueue with the
 // Requests to reconcile. When it may be called is as for Watch.
 func (c *Controller) WatchWith(inf *informer.Informer, handler func(enqueue func(Request)) informer.Handler) error {
-	return c.register(inf, handler(func(r Request) { c.add(r, false) }), 0)
+	if c.opts.Trace == nil {
+		return c.register(inf, handler(func(r Request) { c.add(r, false, nil) }), 0)
+	}
+	// With a trace, each queued Request names the object whose event queued it
+	// (from=): the handler is called with that object on its listener's
+	// goroutine, and enqueue reads it back there. A handler that enqueues later,
+	// from a goroutine of its own, gets the last object its listener handled.
+	var cause atomic.Pointer[apiclient.Object]
+	h := handler(func(r Request) { c.add(r, false, cause.Load()) })
+	return c.register(inf, informer.HandlerFuncs{
+		AddFunc:    func(o *apiclient.Object, initial bool) { cause.Store(o); h.OnAdd(o, initial) },
+		UpdateFunc: func(old, o *apiclient.Object) { cause.Store(o); h.OnUpdate(old, o) },
+		DeleteFunc: func(o *apiclient.Object, unknown bool) { cause.Store(o); h.OnDelete(o, unknown) },
+	}, 0)
 }
 
 // register adds h to inf, and, before Run, keeps its Registration for Run to wait
@@ -88,23 +102,36 @@ func (c *Controller) register(inf *informer.Informer, h informer.Handler, resync
 
 // add queues r, at low priority for what is probably unchanged, and traces
 // whether the queue took it or it was already waiting (dedup: ten changes before
-// a worker gets to it are one reconcile).
-func (c *Controller) add(r Request, low bool) {
-	before := c.queue.Len()
+// a worker gets to it are one reconcile), and which object's event queued it
+// (from, when known).
+//
+// With a trace, add holds traceMu from before the Add until its line is written,
+// and a worker takes traceMu before it traces the reconcile start: so the trace
+// says "queue add" before "reconcile start" even when a worker takes r at once.
+func (c *Controller) add(r Request, low bool, from *apiclient.Object) {
+	if c.opts.Trace != nil {
+		c.traceMu.Lock()
+		defer c.traceMu.Unlock()
+	}
+	var added bool
 	if low {
-		c.queue.AddLowPriority(r)
+		added = c.queue.AddLowPriority(r)
 	} else {
-		c.queue.Add(r)
+		added = c.queue.Add(r)
 	}
 	if c.opts.Trace == nil {
 		return
 	}
+	cause := ""
+	if from != nil {
+		cause = " from=" + RequestFor(from).String()
+	}
 	switch after := c.queue.Len(); {
-	case after > before && low:
-		c.trace("queue add %s depth=%d (low priority: initial list or resync)", r, after)
-	case after > before:
-		c.trace("queue add %s depth=%d", r, after)
+	case added && low:
+		c.trace("queue add %s depth=%d%s (low priority: initial list or resync)", r, after, cause)
+	case added:
+		c.trace("queue add %s depth=%d%s", r, after, cause)
 	default:
-		c.trace("queue dedup %s depth=%d (already waiting or being processed)", r, after)
+		c.trace("queue dedup %s depth=%d%s (already waiting or being processed)", r, after, cause)
 	}
 }

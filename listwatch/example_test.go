@@ -63,11 +63,11 @@ func Example() {
 	fmt.Println("synced:", r.HasSynced(), "at", r.LastSyncResourceVersion())
 	// Output:
 	// LIST   rv=0 limit=500
-	// sink: Replace with 1 objects at resourceVersion 2
 	// LISTED rv=2 items=1
+	// sink: Replace with 1 objects at resourceVersion 2
 	// WATCH  rv=2 timeout=8m22s
-	// sink: Add demo/web-2
 	// ADD    demo/web-2 rv=3
+	// sink: Add demo/web-2
 	// synced: true at 3
 }
 

@@ -57,6 +57,10 @@ type Health struct {
 	WatchRestarts int
 	// LastEventAt is when the last watch event (bookmarks included) arrived.
 	LastEventAt time.Time
+	// Received counts the objects the server sent: each one listed (by LIST or
+	// streaming list) and each watch event, bookmarks left out. The live page's
+	// Reflector total.
+	Received uint64
 }
 
 // Health returns a snapshot. Safe to call from any goroutine, at any time.
@@ -98,8 +102,8 @@ func (r *Reflector) noteError(err error) {
 }
 
 // noteVersion records a resourceVersion seen; with event, also that an event came
-// at now.
-func (r *Reflector) noteVersion(rv string, event bool, now time.Time) {
+// at now, carrying objects objects (0 for a bookmark).
+func (r *Reflector) noteVersion(rv string, event bool, objects int, now time.Time) {
 	r.mu.Lock()
 	if rv != "" {
 		r.health.ResourceVersion = rv
@@ -107,6 +111,7 @@ func (r *Reflector) noteVersion(rv string, event bool, now time.Time) {
 	if event {
 		r.health.LastEventAt = now
 	}
+	r.health.Received += uint64(objects)
 	r.mu.Unlock()
 }
 

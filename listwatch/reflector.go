@@ -140,8 +140,10 @@ func (r *Reflector) after(res result) stateFn {
 }
 
 // listed: Listing → Watching. The list goes to the Sink as one Replace at its
-// resourceVersion, and the watch will start from there.
+// resourceVersion, and the watch will start from there. Its step is told first,
+// as a watch event's is (apply).
 func (r *Reflector) listed(items []*apiclient.Object, rv string, streamed bool) error {
+	r.step(Step{Op: OpListed, ResourceVersion: rv, Items: len(items), Initial: streamed})
 	if err := r.sink.Replace(items, rv); err != nil {
 		return &sinkError{op: "replace", err: err}
 	}
@@ -154,8 +156,10 @@ func (r *Reflector) listed(items []*apiclient.Object, rv string, streamed bool) 
 	r.health.State = Watching // a streaming list goes on watching on the same stream
 	r.health.Synced = true
 	r.health.ResourceVersion = rv
+	if !streamed { // a streaming list's objects were counted as they came
+		r.health.Received += uint64(len(items))
+	}
 	r.mu.Unlock()
-	r.step(Step{Op: OpListed, ResourceVersion: rv, Items: len(items), Initial: streamed})
 	return nil
 }
 

@@ -183,21 +183,20 @@ func (r *Reflector) fallBack(err error) result {
 // apply hands one watch event to the Sink and moves the resourceVersion on. A Sink
 // that fails is logged and the watch goes on, as client-go does: the event is lost
 // to that Sink, but stopping the watch would lose every later one too.
+//
+// The event's step is told before the Sink has the event: the informer may pop it
+// at once, and a trace must say "ADD" before the "fifo pop" of it.
 func (r *Reflector) apply(ev apiclient.Event, now time.Time) {
-	var err error
 	var op Op
 	switch ev.Type {
 	case apiclient.Added:
-		op, err = OpAdd, r.sink.Add(ev.Object)
+		op = OpAdd
 	case apiclient.Modified:
-		op, err = OpUpdate, r.sink.Update(ev.Object)
+		op = OpUpdate
 	case apiclient.Deleted:
-		op, err = OpDelete, r.sink.Delete(ev.Object)
+		op = OpDelete
 	case apiclient.Bookmark:
 		op = OpBookmark
-		if b, ok := r.sink.(Bookmarker); ok && ev.Object.Metadata.ResourceVersion != "" {
-			err = b.Bookmark(ev.Object.Metadata.ResourceVersion)
-		}
 	default:
 		// A type this client does not know (a newer server?): skipping it keeps the
 		// watch alive; its resourceVersion is not trusted.
@@ -207,24 +206,40 @@ func (r *Reflector) apply(ev apiclient.Event, now time.Time) {
 		return
 	}
 	rv := ev.Object.Metadata.ResourceVersion
-	if rv != "" {
-		r.rv = rv
-	}
-	r.events++
-	r.noteVersion(rv, true, now)
-	if err != nil {
-		err = &sinkError{op: string(op), err: err}
-		r.noteError(err)
-		r.log.Warn("the sink refused a watch event", "err", err, "object", ev.Object.Key())
-		r.step(Step{Op: OpError, Key: ev.Object.Key(), Err: err, Next: "go on"})
-		return
-	}
 	if r.tracing {
 		s := Step{Op: op, ResourceVersion: rv}
 		if op != OpBookmark {
 			s.Key = ev.Object.Key()
 		}
 		r.step(s)
+	}
+	var err error
+	switch op {
+	case OpAdd:
+		err = r.sink.Add(ev.Object)
+	case OpUpdate:
+		err = r.sink.Update(ev.Object)
+	case OpDelete:
+		err = r.sink.Delete(ev.Object)
+	case OpBookmark:
+		if b, ok := r.sink.(Bookmarker); ok && rv != "" {
+			err = b.Bookmark(rv)
+		}
+	}
+	if rv != "" {
+		r.rv = rv
+	}
+	r.events++
+	objects := 1
+	if op == OpBookmark {
+		objects = 0
+	}
+	r.noteVersion(rv, true, objects, now)
+	if err != nil {
+		err = &sinkError{op: string(op), err: err}
+		r.noteError(err)
+		r.log.Warn("the sink refused a watch event", "err", err, "object", ev.Object.Key())
+		r.step(Step{Op: OpError, Key: ev.Object.Key(), Err: err, Next: "go on"})
 	}
 }
 

@@ -42,10 +42,10 @@ func (r *Reflector) collect(c *collector, ev apiclient.Event, now time.Time) boo
 		if rv != "" {
 			r.rv = rv
 		}
-		r.noteVersion(rv, true, now)
+		r.noteVersion(rv, true, 0, now)
 		return end
 	}
-	r.noteVersion("", true, now)
+	r.noteVersion("", true, 1, now)
 	return false
 }
 

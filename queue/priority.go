@@ -36,8 +36,9 @@ type slot[K comparable] struct {
 
 // AddLowPriority is Add for a key that is probably unchanged — an object of an
 // informer's initial list, a resync: it waits until no key added with Add,
-// AddAfter or AddRateLimited is queued. Deduplication is as for Add. O(1).
-func (q *Queue[K]) AddLowPriority(key K) { q.add(key, true) }
+// AddAfter or AddRateLimited is queued. Deduplication, and what it reports, are
+// as for Add. O(1).
+func (q *Queue[K]) AddLowPriority(key K) bool { return q.add(key, true) }
 
 // push appends e to the FIFO of its priority and wakes one waiting Get, if there
 // is one.

@@ -118,16 +118,15 @@ func New[K comparable](cfg Config[K]) *Queue[K] {
 // Add marks key as needing processing. If key is already waiting it does nothing, so
 // a burst of events for one object costs one reconcile. If key is being processed it
 // is handed out again after Done, never sooner. After shutdown Add does nothing.
-// O(1).
-func (q *Queue[K]) Add(key K) { q.add(key, false) }
+// It reports whether it queued key: false for the deduplication (and after
+// shutdown), which a trace tells apart (client-go's Add reports nothing). O(1).
+func (q *Queue[K]) Add(key K) bool { return q.add(key, false) }
 
 // add is Add or AddLowPriority.
-func (q *Queue[K]) add(key K, low bool) {
+func (q *Queue[K]) add(key K, low bool) bool {
 	q.mu.Lock()
-	if !q.shuttingDown {
-		q.addLocked(key, low)
-	}
-	q.mu.Unlock()
+	defer q.mu.Unlock()
+	return !q.shuttingDown && q.addLocked(key, low)
 }
 
 // Get blocks until a key is queued, marks it processing and returns it. The caller
@@ -229,8 +228,8 @@ func (q *Queue[K]) ShuttingDown() bool {
 }
 
 // addLocked is Add (low false) or AddLowPriority (low true) with q.mu held and the
-// queue not shut down.
-func (q *Queue[K]) addLocked(key K, low bool) {
+// queue not shut down; false when key was already waiting.
+func (q *Queue[K]) addLocked(key K, low bool) bool {
 	e := q.keys[key]
 	switch {
 	case e == nil:
@@ -240,7 +239,7 @@ func (q *Queue[K]) addLocked(key K, low bool) {
 		if e.low && !low {
 			q.promote(e) // a real change to a key that waited behind the others
 		}
-		return // already waiting: this is the deduplication
+		return false // already waiting: this is the deduplication
 	case !e.processing:
 		q.idle-- // an idle entry that Done left: use it again
 	}
@@ -250,6 +249,7 @@ func (q *Queue[K]) addLocked(key K, low bool) {
 	if !e.processing {
 		q.push(e, low) // else Done pushes it, so that no two workers hold it
 	}
+	return true
 }
 
 // sweep deletes the idle entries among up to sweepBatch entries of the map. Go

@@ -263,3 +263,27 @@ func waitShuttingDown(q *queue.Queue[string]) {
 
 // apitest.Clock is the fake the tests step; it must stay a Clock.
 var _ queue.Clock = (*apitest.Clock)(nil)
+
+// Add says whether it queued the key: a trace narrates the deduplication with it
+// ("queue dedup", controller/watch.go).
+func TestQueue_Add_reports_whether_it_queued_the_key(t *testing.T) {
+	q, _ := newQueue(t)
+	steps := []struct {
+		do   func() bool
+		what string
+		want bool
+	}{
+		{func() bool { return q.Add("a") }, "Add a", true},
+		{func() bool { return q.Add("a") }, "Add a while it waits", false},
+		{func() bool { return q.AddLowPriority("a") }, "AddLowPriority a while it waits", false},
+		{func() bool { get(t, q); return q.Add("a") }, "Add a while it is processed", true},
+		{func() bool { return q.Add("a") }, "Add a again while it is processed", false},
+		{func() bool { return q.AddLowPriority("b") }, "AddLowPriority b", true},
+		{func() bool { q.ShutDown(); return q.Add("c") }, "Add c after ShutDown", false},
+	}
+	for _, s := range steps {
+		if got := s.do(); got != s.want {
+			t.Errorf("%s: reported %v, want %v", s.what, got, s.want)
+		}
+	}
+}

@@ -106,6 +106,25 @@ func (s *Store[T]) ListIndexFuncValues(indexName string) []string {
 	return values
 }
 
+// IndexSize is one index: its name and how many values objects are filed under.
+type IndexSize struct {
+	Name   string
+	Values int
+}
+
+// IndexSizes returns each index's size, in the order the indexes were added
+// (what a dashboard shows: a namespace index of 3 values spans 3 namespaces).
+// O(indexes).
+func (s *Store[T]) IndexSizes() []IndexSize {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]IndexSize, len(s.indexes))
+	for i, ix := range s.indexes {
+		out[i] = IndexSize{Name: ix.name, Values: len(ix.values)}
+	}
+	return out
+}
+
 // indexLocked finds an index by name; s.mu is held. A linear search: a store has a
 // handful of indexes, and a slice keeps their order stable.
 func (s *Store[T]) indexLocked(name string) *index[T] {

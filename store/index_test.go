@@ -2,6 +2,9 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/store"
@@ -215,4 +218,28 @@ func TestIndex_unknown_index_is_ErrNoIndex(t *testing.T) {
 	if _, err := s.IndexKeys("nope", "x"); !errors.Is(err, store.ErrNoIndex) {
 		t.Fatalf("IndexKeys error = %v, want ErrNoIndex", err)
 	}
+}
+
+// IndexSizes counts each index's values (what the live page shows of a store):
+// a value whose last object went is no longer counted.
+func TestIndex_sizes_count_each_index_s_values(t *testing.T) {
+	s := newStore(t)
+	mustAdd(t, s, "default/web-1@1 app=web tier=front", "prod/db-1@1 app=db tier=back", "node-1@1")
+	want := "app=2 label=4 namespace=2"
+	if got := sizes(s); got != want {
+		t.Fatalf("IndexSizes = %s, want %s", got, want)
+	}
+	s.DeleteKey("prod/db-1")
+	if got, want := sizes(s), "app=1 label=2 namespace=1"; got != want {
+		t.Fatalf("after deleting prod/db-1: IndexSizes = %s, want %s", got, want)
+	}
+}
+
+func sizes(s *store.Store[*pod]) string {
+	var out []string
+	for _, ix := range s.IndexSizes() {
+		out = append(out, fmt.Sprintf("%s=%d", ix.Name, ix.Values))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }

@@ -76,6 +76,8 @@ var flags = []flagSpec{
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
 	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080", commands: "run"},
 	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease", commands: "run"},
+	{long: "ui", kind: stringFlag, usage: "serve the live pipeline page here, e.g. 127.0.0.1:8080 (:8080 is loopback too)", commands: "run sync demo"},
+	{long: "step", kind: boolFlag, usage: "demo --ui: pause at every hop until the page asks for the next", commands: "demo"},
 	{long: "install-crd", kind: boolFlag, usage: "run foo: create the Foo CRD when the server does not serve it", commands: "run"},
 	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
 	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
@@ -85,8 +87,9 @@ var flags = []flagSpec{
 // session is one run of the command: the parsed line and the streams.
 type session struct {
 	*parsed
-	env Env
-	log *slog.Logger
+	env  Env
+	log  *slog.Logger
+	page *ui // --ui's live page, once openUI opened it; nil without
 }
 
 // Main runs the kubewire command line and returns the process's exit code:

@@ -81,17 +81,19 @@ func noResources(w io.Writer, ns string) {
 	fmt.Fprintf(w, "No resources found in %s namespace.\n", ns)
 }
 
-// tracer returns the --trace printer, or nil.
+// tracer returns where the pipeline's trace goes: the --trace printer (one
+// line at a time on stderr) and, with --ui, the live page; nil for neither.
 func (s *session) tracer() func(string) {
-	if !s.boolean("trace") {
-		return nil
+	var stderr func(string)
+	if s.boolean("trace") {
+		var mu sync.Mutex
+		stderr = func(line string) {
+			mu.Lock()
+			fmt.Fprintln(s.env.Stderr, line)
+			mu.Unlock()
+		}
 	}
-	var mu sync.Mutex
-	return func(line string) {
-		mu.Lock()
-		fmt.Fprintln(s.env.Stderr, line)
-		mu.Unlock()
-	}
+	return s.page.trace(stderr)
 }
 
 // pagedList says whether informers list with paged LIST requests instead of a

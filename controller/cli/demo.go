@@ -56,8 +56,19 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 // 0 too. Discovery is skipped: the test server has
 // no discovery endpoints, and the resources are the well-known ones
 // (apiclient.Pods, apiclient.Deployments).
+//
+// With --ui ADDR the page shows the story as it happens and stays up, the
+// controller still running, until Ctrl-C; with --step as well, the pipeline waits
+// at every hop for the page's "next" (so there is no time limit).
 func runDemo(parent context.Context, s *session) error {
+	page, err := s.openUI("demo")
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(parent, demoTimeout)
+	if s.boolean("step") {
+		ctx, cancel = context.WithCancel(parent)
+	}
 	defer cancel()
 	start := time.Now()
 	// The logger, the tracer and the story write from several goroutines: Main
@@ -75,7 +86,7 @@ func runDemo(parent context.Context, s *session) error {
 		return err
 	}
 	s.flags["trace"] = "true" // the point of the demo is to watch the hops
-	trace := s.tracer()
+	trace := s.tracer()       // stderr, and the page with --ui
 	m, err := controller.NewManager(c, controller.ManagerOptions{Log: s.log, Trace: trace})
 	if err != nil {
 		return err
@@ -90,13 +101,25 @@ func runDemo(parent context.Context, s *session) error {
 
 	say("an API server in this process (%s), no cluster touched; seeded namespace %q, deployment %q, pods web-1 (Running) and db-0", srv.URL, demoNamespace, demoDeployment)
 	say("starting the podrestart controller: pods %q in %q; a pod first seen Pending that becomes Running restarts deployment %q", demoSelector, demoNamespace, demoDeployment)
-	runCtx, stop := context.WithCancel(ctx)
+	// The controller and the page run until the story is told or, with a page,
+	// until Ctrl-C: not bounded by the story's time limit.
+	runCtx, stop := context.WithCancel(parent)
+	defer stop()
 	runErr := make(chan error, 1)
 	go func() { runErr <- m.Run(runCtx) }() // owned here: stopped and waited for below
+	served := page.serve(runCtx, m)
 	err = playDemo(ctx, c, inf, seen, say)
+	if err == nil && page != nil {
+		page.finish()
+		say("the story is told; the page stays up, the controller running, until Ctrl-C")
+		<-parent.Done()
+	}
 	stop()
 	if rerr := <-runErr; err == nil && rerr != nil && !errors.Is(rerr, context.Canceled) {
 		err = rerr
+	}
+	if perr := <-served; err == nil && perr != nil {
+		err = perr
 	}
 	if err != nil && parent.Err() != nil {
 		// Ctrl-C or SIGTERM: as for every command, a clean stop and exit 0.

@@ -29,6 +29,10 @@ func runRun(ctx context.Context, s *session) error {
 	if s.boolean("install-crd") && name != "foo" {
 		return usagef("run: --install-crd is for the foo controller")
 	}
+	page, err := s.openUI("run")
+	if err != nil {
+		return err
+	}
 	c, cfg, err := s.connect()
 	if err != nil {
 		return err
@@ -46,7 +50,14 @@ func runRun(ctx context.Context, s *session) error {
 	if err := setup(ctx, s, m, cfg); err != nil {
 		return err
 	}
-	if err := m.Run(ctx); err != nil {
+	pageCtx, stopPage := context.WithCancel(ctx)
+	served := page.serve(pageCtx, m) // the page, while m runs
+	err = m.Run(ctx)
+	stopPage()
+	if perr := <-served; err == nil {
+		err = perr
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintln(s.env.Stderr, "kubewire run: stopped")

@@ -32,6 +32,13 @@ import (
 // gets "listed N objects…" at most once a second (listProgress): a sync of a
 // large cluster takes minutes, and silence looks like a hang.
 func runSync(ctx context.Context, s *session) error {
+	if s.str("ui") != "" && !s.boolean("watch") && s.integer("until-events", 0) == 0 {
+		return usagef("sync: --ui shows a pipeline that keeps running: add --watch (or --until-events N)")
+	}
+	page, err := s.openUI("sync")
+	if err != nil {
+		return err
+	}
 	c, cfg, err := s.connect()
 	if err != nil {
 		return err
@@ -46,7 +53,7 @@ func runSync(ctx context.Context, s *session) error {
 	enough := make(chan struct{})
 	progress := &listProgress{}
 	var stderrMu sync.Mutex // progress lines and --trace lines, one at a time
-	inf, err := s.syncInformer(c, res, s.namespace(cfg), progress, &stderrMu)
+	m, inf, err := s.syncInformer(c, res, s.namespace(cfg), progress, &stderrMu)
 	if err != nil {
 		return err
 	}
@@ -64,10 +71,14 @@ func runSync(ctx context.Context, s *session) error {
 	defer stop()
 	runErr := make(chan error, 1)
 	go func() { runErr <- inf.Run(runCtx) }() // owned here: waited for below
+	served := page.serve(runCtx, m)
 	finish := func(err error) error {
 		stop()
 		if rerr := <-runErr; err == nil {
 			err = rerr
+		}
+		if perr := <-served; err == nil {
+			err = perr
 		}
 		if s.boolean("dump") {
 			dump(s, inf.List())
@@ -117,16 +128,16 @@ func runSync(ctx context.Context, s *session) error {
 // Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
 // (one key string) per listed object: an allocation per object, small next to
 // decoding it.
-func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*informer.Informer, error) {
+func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*controller.Manager, *informer.Informer, error) {
 	var trace func(string)
 	if t := s.tracer(); t != nil {
 		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
 	}
 	m, err := controller.NewManager(c, controller.ManagerOptions{PagedList: s.pagedList(), Trace: trace, OnStep: progress.step, Log: s.log})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), MetadataOnly: s.boolean("metadata-only")}), nil
+	return m, m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), MetadataOnly: s.boolean("metadata-only")}), nil
 }
 
 // listProgress counts the objects of the first list as the Reflector receives

@@ -3,6 +3,7 @@ package informer
 import (
 	"context"
 	"fmt"
+	"github.com/kubewire/kubewire/store"
 	"sort"
 	"sync/atomic"
 
@@ -37,6 +38,10 @@ func (inf *Informer) List() []*apiclient.Object {
 func (inf *Informer) ByIndex(index, value string) ([]*apiclient.Object, error) {
 	return inf.store.ByIndex(index, value)
 }
+
+// IndexSizes returns each of the store's indexes (store.NamespaceIndex, and
+// Options.Indexers) with how many values objects are filed under.
+func (inf *Informer) IndexSizes() []store.IndexSize { return inf.store.IndexSizes() }
 
 // Len is the number of cached objects.
 func (inf *Informer) Len() int { return inf.store.Len() }
@@ -81,13 +86,25 @@ func (inf *Informer) WaitForCacheSync(ctx context.Context) bool {
 	return true
 }
 
-// Backlogs returns each handler's waiting notifications, in registration order.
-func (inf *Informer) Backlogs() []int {
+// HandlerState is where one registered handler stands.
+type HandlerState struct {
+	Name    string // the name given to AddHandler
+	Backlog int    // notifications waiting for it
+	Busy    bool   // it is handling one now
+	Handled uint64 // notifications it has returned from
+}
+
+// Handlers returns where each handler stands, in registration order: what
+// /metrics (the slowest backlog) and the live page show. It costs a lock per
+// handler.
+func (inf *Informer) Handlers() []HandlerState {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
-	out := make([]int, len(inf.listeners))
+	out := make([]HandlerState, len(inf.listeners))
 	for i, l := range inf.listeners {
-		out[i] = l.Backlog()
+		l.mu.Lock()
+		out[i] = HandlerState{Name: l.name, Backlog: len(l.pending) - l.head, Busy: l.busy, Handled: l.handled}
+		l.mu.Unlock()
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package informer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -326,6 +327,13 @@ func newest(cached, deleted *apiclient.Object, tombstone bool) *apiclient.Object
 
 // notify hands n, about the object stored under key, to every listener, or for a
 // resync only to those whose resync is under way.
+//
+// With a trace, each listener's line is written before it is handed n, so the
+// trace tells cause before effect (the handler's "queue add" comes after its
+// "handler update"), and without the lock: a trace that takes its time (a slow
+// terminal; the live page's step mode, which waits for a click) must not hold
+// up AddHandler or the Handlers a metrics scrape reads. A handler added in
+// between is not handed n: it replays the store, which holds n's change already.
 func (inf *Informer) notify(key string, n notification, resync bool) {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
@@ -333,11 +341,16 @@ func (inf *Informer) notify(key string, n notification, resync bool) {
 	if resync {
 		targets = inf.resyncing
 	}
+	if inf.trace != nil {
+		targets = slices.Clone(targets)
+		inf.mu.Unlock()
+		for _, l := range targets {
+			inf.tracef("handler %s %s to=%s backlog=%d", kindName(n.kind), key, l.name, l.Backlog()+1)
+		}
+		inf.mu.Lock()
+	}
 	for _, l := range targets {
 		l.add(n)
-		if inf.trace != nil {
-			inf.tracef("handler %s %s to=%s backlog=%d", kindName(n.kind), key, l.name, l.Backlog())
-		}
 	}
 }
 

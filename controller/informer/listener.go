@@ -24,7 +24,8 @@ type listener struct {
 	wake     chan struct{} // buffered(1): "pending is not empty"
 	synced   chan struct{} // closed when the handler has had the initial list
 	nextSync time.Time     // when this handler's next resync is due
-	handled  uint64
+	handled  uint64        // notifications the handler has returned from
+	busy     bool          // the handler is running, on the notification next took
 }
 
 func newListener(name string, h Handler, resync time.Duration) *listener {
@@ -64,10 +65,14 @@ func (l *listener) run(ctx context.Context) {
 			l.handler.OnDelete(n.obj, n.flag)
 		case syncedMarker:
 			close(l.synced) // the informer adds the marker once per listener
+			l.mu.Lock()
+			l.busy = false
+			l.mu.Unlock()
 			continue
 		}
 		l.mu.Lock()
 		l.handled++
+		l.busy = false
 		l.mu.Unlock()
 	}
 }
@@ -85,6 +90,7 @@ func (l *listener) next() (notification, bool) {
 	n := l.pending[l.head]
 	l.pending[l.head] = notification{} // do not pin the objects
 	l.head++
+	l.busy = true
 	return n, true
 }
 

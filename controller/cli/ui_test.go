@@ -1,0 +1,344 @@
+package cli_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/cli"
+	"github.com/kubewire/kubewire/controller/live"
+)
+
+// lines is an output a test can wait on: wait returns once what was written
+// holds s. Safe for the command's goroutines to write while the test waits.
+type lines struct {
+	mu      sync.Mutex
+	b       strings.Builder
+	waiters map[string]chan struct{}
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
+	for s, ch := range l.waiters {
+		if strings.Contains(l.b.String(), s) {
+			close(ch)
+			delete(l.waiters, s)
+		}
+	}
+	return len(p), nil
+}
+
+func (l *lines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// wait blocks until the output holds s, or the command ended (done) first.
+func (l *lines) wait(t *testing.T, s string, done <-chan int) {
+	t.Helper()
+	l.mu.Lock()
+	if strings.Contains(l.b.String(), s) {
+		l.mu.Unlock()
+		return
+	}
+	if l.waiters == nil {
+		l.waiters = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	l.waiters[s] = ch
+	l.mu.Unlock()
+	select {
+	case <-ch:
+	case code := <-done:
+		t.Fatalf("the command exited %d before writing %q; output:\n%s", code, s, l.String())
+	}
+}
+
+// uiCommand runs kubewire with args (which ask for --ui 127.0.0.1:0) until the
+// page's URL is printed, and returns it; stop ends the command (Ctrl-C) and
+// returns its exit code.
+func uiCommand(t *testing.T, args ...string) (url string, stdout, stderr *lines, done chan int, stop func() int) {
+	t.Helper()
+	ctx, interrupt := context.WithCancel(context.Background())
+	stdout, stderr, done = &lines{}, &lines{}, make(chan int, 1)
+	go func() {
+		done <- cli.Main(ctx, args, cli.Env{Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }})
+	}()
+	stderr.wait(t, "/\n", done)
+	m := regexp.MustCompile(`ui: the pipeline page is at (http://\S+)/\n`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		interrupt()
+		t.Fatalf("no page URL on stderr:\n%s", stderr.String())
+	}
+	stopped := false
+	var code int
+	stop = func() int {
+		if !stopped {
+			interrupt()
+			code, stopped = <-done, true
+		}
+		return code
+	}
+	t.Cleanup(func() { stop() })
+	return m[1], stdout, stderr, done, stop
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+// events reads the page's event stream at url and hands each event to f, until
+// f returns false.
+func events(t *testing.T, url string, f func(event, data string) bool) {
+	t.Helper()
+	resp, err := http.Get(url + "/api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var event string
+	for sc.Scan() {
+		if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+			event = name
+		} else if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok && !f(event, data) {
+			return
+		}
+	}
+	t.Fatalf("the event stream ended: %v", sc.Err())
+}
+
+// quietSnapshot is the first snapshot the page is sent with nothing left to do
+// in any stage: what the pipeline did, once it has done it.
+func quietSnapshot(t *testing.T, url string) live.Snapshot {
+	t.Helper()
+	var s live.Snapshot
+	events(t, url, func(event, data string) bool {
+		if event != "snapshot" {
+			return true
+		}
+		s = live.Snapshot{}
+		if err := json.Unmarshal([]byte(data), &s); err != nil {
+			t.Fatal(err)
+		}
+		for _, inf := range s.Informers {
+			for _, h := range inf.Handlers {
+				if h.Backlog > 0 || h.Busy {
+					return true
+				}
+			}
+			if inf.FIFO.Depth > 0 {
+				return true
+			}
+		}
+		for _, c := range s.Controllers {
+			if c.Queue.Depth+c.Queue.InFlight > 0 || c.Workers.Busy > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	return s
+}
+
+// What the page is told after the demo's story is what the story did: one pod
+// listed (web-1), one created, made Running and deleted (web-2): 4 objects
+// received, 4 deltas popped, web-1 left in the store, each of the two handlers
+// handling 4; web-2 becoming Running queued demo/tools once, reconciled once.
+func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
+	url, stdout, _, done, stop := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
+	stdout.wait(t, "the story is told", done)
+
+	s := quietSnapshot(t, url)
+	if s.Command != "demo" || s.Step || len(s.Informers) != 1 || len(s.Controllers) != 1 {
+		t.Fatalf("snapshot: command %q, step %v, %d informers, %d controllers; want demo, false, 1, 1", s.Command, s.Step, len(s.Informers), len(s.Controllers))
+	}
+	inf, ctl := s.Informers[0], s.Controllers[0]
+	if inf.Reflector.State != "watching" || inf.Reflector.Events != 4 || inf.Reflector.Relists != 0 || inf.Reflector.LastError != "" {
+		t.Errorf("reflector: %+v; want watching, 4 objects received, no relist, no error", inf.Reflector)
+	}
+	if inf.FIFO.Depth != 0 || inf.FIFO.Popped != 4 {
+		t.Errorf("fifo: %+v; want depth 0, 4 popped", inf.FIFO)
+	}
+	if inf.Store.Objects != 1 || inf.Store.ResourceVersion != inf.Reflector.ResourceVersion ||
+		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (controller.IndexState{Name: "namespace", Values: 1}) {
+		t.Errorf("store: %+v; want 1 object (web-1), at the Reflector's resourceVersion %s, in 1 namespace", inf.Store, inf.Reflector.ResourceVersion)
+	}
+	if len(inf.Handlers) != 2 {
+		t.Fatalf("handlers: %+v; want podrestart's and the demo's", inf.Handlers)
+	}
+	for _, h := range inf.Handlers {
+		if h.Handled != 4 || h.Backlog != 0 {
+			t.Errorf("handler %s: %+v; want 4 handled, none waiting", h.Name, h)
+		}
+	}
+	if q := ctl.Queue; q.Adds != 1 || q.Depth != 0 || q.InFlight != 0 || q.Retries != 0 {
+		t.Errorf("queue: %+v; want 1 add (web-2 Running), nothing left", q)
+	}
+	if w := ctl.Workers; w.Reconciles != 1 || w.Errors != 0 || w.Busy != 0 || w.Max != 1 {
+		t.Errorf("workers: %+v; want 1 reconcile, no error, idle, 1 worker", w)
+	}
+	if !s.Leader.Leading || s.Leader.Elected {
+		t.Errorf("leader: %+v; want leading, without election", s.Leader)
+	}
+	if !strings.Contains(strings.Join(s.Recent, " "), "demo/web-2") {
+		t.Errorf("recent: %v; want demo/web-2 among them", s.Recent)
+	}
+
+	// Following web-2: its path, hop by hop, from its ADD to its DELETE,
+	// through the reconcile its change to Running caused.
+	var path struct {
+		Key  string     `json:"key"`
+		Hops []live.Hop `json:"hops"`
+	}
+	getJSON(t, url+"/api/follow?key=demo/web-2", &path)
+	// Three goroutines write this path: the informer's (web-2's events), the
+	// worker's (the reconcile of demo/tools) and the story's (its writes, traced
+	// when their answer comes, maybe after the event they caused). Each one's
+	// hops come in its own order; across them, only causes come before effects.
+	var own, reconcile, writes []string
+	at := map[string]int{}
+	for i, h := range path.Hops {
+		if h.What == "" || h.File == "" {
+			t.Errorf("hop %q: no explanation (what %q, file %q)", h.Line, h.What, h.File)
+		}
+		hop := h.Stage + " " + h.Verb + " " + h.Key
+		at[hop] = i
+		switch {
+		case h.Stage == "apiclient" && h.Key == "demo/web-2":
+			writes = append(writes, h.Verb)
+		case h.Key == "demo/web-2":
+			own = append(own, hop)
+		default:
+			reconcile = append(reconcile, hop)
+		}
+	}
+	checkPath := func(what string, got, want []string) {
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s on the path of demo/web-2:\n%s\nwant:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	checkPath("its events", own, []string{
+		"listwatch ADD demo/web-2", "fifo pop demo/web-2", "store add demo/web-2",
+		"handler add demo/web-2", "handler add demo/web-2",
+		"listwatch UPDATE demo/web-2", "fifo pop demo/web-2", "store update demo/web-2",
+		"handler update demo/web-2", "handler update demo/web-2",
+		"listwatch DELETE demo/web-2", "fifo pop demo/web-2", "store delete demo/web-2",
+		"handler delete demo/web-2", "handler delete demo/web-2",
+	})
+	checkPath("the reconcile it caused", reconcile, []string{
+		"queue add demo/tools", "controller reconcile demo/tools",
+		"apiclient PATCH demo/tools", // written back: the restart
+		"controller reconcile demo/tools",
+	})
+	checkPath("the story's writes", writes, []string{"PATCH", "DELETE"}) // made Running, deleted
+	if q := at["queue add demo/tools"]; q < at["handler update demo/web-2"] || q > at["listwatch DELETE demo/web-2"] {
+		t.Errorf("demo/tools was queued at hop %d of the path: not between web-2's update (%d) and its delete (%d)",
+			q, at["handler update demo/web-2"], at["listwatch DELETE demo/web-2"])
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("Ctrl-C with the page up: exit %d, want 0", code)
+	}
+}
+
+// Step mode walks the whole story: the pipeline waits at every hop until the
+// page says next, and the page is told each hop with its sentence and file,
+// then that the story is told.
+func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
+	url, stdout, _, done, stop := uiCommand(t, "demo", "--ui", "127.0.0.1:0", "--step")
+	var walked []live.Hop
+	events(t, url, func(event, data string) bool {
+		if event != "step" {
+			return true
+		}
+		var st live.Step
+		if err := json.Unmarshal([]byte(data), &st); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case st.Done && !st.Paused:
+			return false
+		case !st.Paused:
+			return true // between hops
+		case len(walked) > 0 && walked[len(walked)-1].Seq == st.Hop.Seq:
+			return true // told again; already stepped past
+		}
+		walked = append(walked, *st.Hop)
+		if st.Hop.What == "" || st.Hop.File == "" {
+			t.Errorf("hop %q: no sentence or file for the page", st.Hop.Line)
+		}
+		resp, err := http.Post(url+"/api/step", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("POST /api/step at hop %d %q: %s", st.Hop.Seq, st.Hop.Line, resp.Status)
+		}
+		return true
+	})
+	stdout.wait(t, "the story is told", done)
+	stages := map[string]bool{}
+	for i, h := range walked {
+		stages[h.Stage] = true
+		if h.Seq != uint64(i+1) {
+			t.Fatalf("step %d was hop %d: a hop went by without a step", i+1, h.Seq)
+		}
+	}
+	for _, st := range []string{"listwatch", "fifo", "store", "handler", "queue", "controller", "apiclient"} {
+		if !stages[st] {
+			t.Errorf("no step in stage %s; walked %d hops", st, len(walked))
+		}
+	}
+	if !strings.Contains(stdout.String(), "demo: 4/4 ") {
+		t.Errorf("the story did not reach its end:\n%s", stdout.String())
+	}
+	t.Logf("walked %d hops", len(walked))
+	if code := stop(); code != 0 {
+		t.Errorf("Ctrl-C after the story: exit %d, want 0", code)
+	}
+}
+
+func TestUI_address_in_use_or_missing_is_a_usage_error(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"demo", "--ui", ln.Addr().String()}, "address already in use"},
+		{[]string{"demo", "--ui", "nowhere"}, "missing port"},
+		{[]string{"demo", "--step"}, "--step pauses for the page: it needs --ui ADDR"},
+		{[]string{"sync", "pods", "--ui", "127.0.0.1:0"}, "add --watch"},
+	} {
+		code, _, stderr := run(t, nil, tt.args...)
+		if code != 2 || strings.Count(stderr, "\n") > 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a line saying %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/kubewire/kubewire/controller"
+)
+
+//go:embed web
+var web embed.FS
+
+// Snapshot is what /api/snapshot answers and each "snapshot" event carries: the
+// pipeline's counts (controller.Pipeline) and what the page shows besides.
+type Snapshot struct {
+	Command             string    `json:"command"`
+	Step                bool      `json:"step"`
+	Time                time.Time `json:"time"`
+	UptimeSeconds       float64   `json:"uptimeSeconds"`
+	Hops                uint64    `json:"hops"`
+	controller.Pipeline           // leader, informers, controllers
+	Recent              []string  `json:"recent"` // keys of the latest hops, newest first
+}
+
+// snapshotEvery is how often an open page is sent the counts, when they changed:
+// a few times a second is what an eye can follow, and the cost of a snapshot
+// (a lock per stage) is paid only while a page is open.
+const snapshotEvery = 250 * time.Millisecond
+
+// maxPages bounds the open event streams: each holds a goroutine and a buffer.
+const maxPages = 32
+
+// Handler serves the page and its API:
+//
+//	GET  /                  the page (web/index.html), /static/… its script and style
+//	GET  /api/snapshot      Snapshot
+//	GET  /api/events        Server-Sent Events: snapshot, hop (with ?follow=KEY), step
+//	GET  /api/follow?key=K  {"key": K, "hops": [...]}: K's remembered path
+//	POST /api/step          step mode: let the paused hop go on (409 if none is paused)
+func (h *Hub) Handler() http.Handler {
+	static, _ := fs.Sub(web, "web") // the directory is embedded: Sub cannot fail
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, static, "index.html")
+	})
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /api/snapshot", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, h.snapshot())
+	})
+	mux.HandleFunc("GET /api/follow", func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Query().Get("key")
+		h.mu.Lock()
+		hops := h.historyLocked(newFollower(key))
+		h.mu.Unlock()
+		writeJSON(w, struct {
+			Key  string `json:"key"`
+			Hops []Hop  `json:"hops"`
+		}{key, append([]Hop{}, hops...)})
+	})
+	mux.HandleFunc("GET /api/events", h.serveEvents)
+	mux.HandleFunc("POST /api/step", func(w http.ResponseWriter, r *http.Request) {
+		if !h.Next() {
+			http.Error(w, "no hop is paused (step mode is off, or the pipeline is between hops)", http.StatusConflict)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	return secure(mux)
+}
+
+// secure sets what a page that shows only counts and names still should: it
+// loads nothing from elsewhere, and is not framed.
+func secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (h *Hub) snapshot() Snapshot {
+	s := Snapshot{Command: h.opts.Command, Step: h.opts.Step, Time: time.Now().UTC(), Hops: h.hops(), Recent: h.recent(20)}
+	s.UptimeSeconds = s.Time.Sub(h.start).Seconds()
+	if h.opts.Pipeline != nil {
+		s.Pipeline = h.opts.Pipeline()
+	}
+	return s
+}
+
+// serveEvents is one page's stream. Under one lock it takes the followed key's
+// history and joins the pages the Hub offers hops to, so no hop is sent twice or
+// missed between the two; then it sends, until the page goes or the Hub closes:
+// the counts when they changed (at most every snapshotEvery), each hop on the
+// path, each step.
+func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	p := newPage(r.URL.Query().Get("follow"))
+	h.mu.Lock()
+	if len(h.pages) >= maxPages {
+		h.mu.Unlock()
+		http.Error(w, fmt.Sprintf("more than %d pages open", maxPages), http.StatusServiceUnavailable)
+		return
+	}
+	var past []Hop
+	if p.follow != nil {
+		past = h.historyLocked(p.follow)
+	}
+	h.pages[p] = struct{}{}
+	step := h.stepLocked()
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.pages, p)
+		h.mu.Unlock()
+	}()
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	var last []byte // the counts last sent, without their time
+	sendSnapshot := func() error {
+		s := h.snapshot()
+		counts := s
+		counts.Time, counts.UptimeSeconds = time.Time{}, 0
+		b, _ := json.Marshal(counts)
+		if bytes.Equal(b, last) {
+			return nil
+		}
+		last = b
+		return send(w, "snapshot", s)
+	}
+	err := sendSnapshot()
+	for _, hop := range past {
+		err = errors.Join(err, send(w, "hop", hop))
+	}
+	if h.opts.Step {
+		err = errors.Join(err, send(w, "step", step))
+	}
+	flusher.Flush()
+	tick := time.NewTicker(snapshotEvery)
+	defer tick.Stop()
+	for err == nil {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-h.closed:
+			return
+		case hop := <-p.hops:
+			err = send(w, "hop", hop)
+		case s := <-p.steps:
+			err = send(w, "step", s)
+		case <-tick.C:
+			err = sendSnapshot()
+		}
+		flusher.Flush()
+	}
+}
+
+// send writes one Server-Sent Event: its name and its JSON on one data line
+// (JSON has no raw newlines).
+func send(w http.ResponseWriter, event string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+	return err
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// Listen opens addr for the page. An address without a host (":8080") is taken
+// as loopback: the page is for the person at this machine unless they name
+// another interface.
+func Listen(addr string) (net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--ui %q: %w", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, fmt.Errorf("--ui %q: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// Serve serves the page on ln until ctx ends, then closes the Hub (a paused
+// step goes on), ends the open streams and returns.
+func (h *Hub) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }() // owned here: Close below ends it
+	select {
+	case err := <-done:
+		h.Close()
+		return fmt.Errorf("live page: %w", err)
+	case <-ctx.Done():
+	}
+	h.Close() // streams end on h.closed
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		srv.Close()
+	}
+	<-done
+	return nil
+}
