@@ -141,6 +141,7 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error {
 	key := f.queue[0]
 	f.queue[0] = "" // let the string go with the item, not with the array
 	f.queue = f.queue[1:]
+	f.depth.Store(int64(len(f.queue)))
 	deltas := f.items[key]
 	delete(f.items, key)
 	if len(f.queue) == 0 {
@@ -165,12 +166,9 @@ func (f *DeltaFIFO[T]) shrinkLocked() {
 	f.peak = 0
 }
 
-// Len returns the number of keys waiting.
-func (f *DeltaFIFO[T]) Len() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.lenLocked()
-}
+// Len returns the number of keys waiting. It does not wait for a Pop in
+// progress (gate.depth).
+func (f *DeltaFIFO[T]) Len() int { return int(f.depth.Load()) }
 
 // appendLocked adds d under its key, queuing the key if it is new. It is the only
 // place deltas are added, so it is where two deletes in a row collapse: the pair keeps
@@ -187,6 +185,7 @@ func (f *DeltaFIFO[T]) appendLocked(d Delta[T]) {
 	}
 	if !queued {
 		f.queue = append(f.queue, d.Key)
+		f.depth.Store(int64(len(f.queue)))
 		f.peak = max(f.peak, len(f.queue))
 		f.cond.Signal() // one more key: one waiting Pop can have it
 	}

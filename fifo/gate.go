@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // The machinery both FIFOs share: how a write is queued, how Pop waits, how
@@ -46,6 +47,12 @@ type gate struct {
 	cond   sync.Cond  // signalled when an item is queued or the queue closes; L is &mu
 	closed bool
 	sync   syncState
+
+	// depth is the queue's length, stored under mu at each change, read by Len
+	// without it: process runs under mu, and whoever asks how deep the queue is
+	// (a metrics scrape, the live page) must not wait for a handler's trace line
+	// — in the live page's step mode, for a click.
+	depth atomic.Int64
 }
 
 // write is how both FIFOs' Add and Update (and InOrderFIFO's Delete) queue obj:

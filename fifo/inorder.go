@@ -160,6 +160,7 @@ func (f *InOrderFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error 
 	if len(f.items) == 0 {
 		f.items = nil // an emptied queue lets go of the array a burst grew
 	}
+	f.depth.Store(int64(len(f.items)))
 	initial := f.sync.popped()
 	if err := process(Deltas[T]{d}, initial); err != nil {
 		return fmt.Errorf("fifo: process %s: %w", d.Key, err)
@@ -167,15 +168,13 @@ func (f *InOrderFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error 
 	return nil
 }
 
-// Len returns the number of deltas waiting.
-func (f *InOrderFIFO[T]) Len() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.lenLocked()
-}
+// Len returns the number of deltas waiting. It does not wait for a Pop in
+// progress (gate.depth).
+func (f *InOrderFIFO[T]) Len() int { return int(f.depth.Load()) }
 
 func (f *InOrderFIFO[T]) appendLocked(d Delta[T]) {
 	f.items = append(f.items, d)
+	f.depth.Store(int64(len(f.items)))
 	f.cond.Signal() // one more delta: one waiting Pop can have it
 }
 

@@ -39,8 +39,9 @@ type Queue[T any] interface {
 // DeltaFIFO.Pop for why). initial is true while the queue has not yet synced, i.e. for
 // the items of the first LIST; informers pass it on to handlers as isInInitialList.
 //
-// process must not call methods of the queue it was popped from (they would wait for
-// the lock it holds) and should be quick: every write from the reflector waits for it.
+// process must not call methods of the queue it was popped from, but Len (the others
+// would wait for the lock it holds), and should be quick: every write from the
+// reflector waits for it.
 type ProcessFunc[T any] func(deltas Deltas[T], initial bool) error
 
 // KnownObjects is what a FIFO needs from the store behind it: the keys it holds, and

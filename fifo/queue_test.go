@@ -283,3 +283,26 @@ func TestQueue_concurrent_writers_and_a_popper_lose_nothing(t *testing.T) {
 		})
 	}
 }
+
+// Len does not wait for a Pop in progress: process runs under the queue's lock,
+// and a scrape or the live page asking how deep the queue is must not wait for
+// a handler (in the live page's step mode, for a click). Asked from process
+// itself, where waiting would be a deadlock, it tells what is still queued.
+func TestQueue_len_answers_while_a_pop_is_processing(t *testing.T) {
+	for _, kind := range queueKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			q := kind.new(known{})
+			script(t, q, "add default/a@1", "add default/b@1", "add default/c@1")
+			var during int
+			if err := q.Pop(context.Background(), func(fifo.Deltas[*item], bool) error {
+				during = q.Len()
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if during != 2 || q.Len() != 2 {
+				t.Fatalf("Len while a popped item is processed = %d, after = %d; want 2 and 2", during, q.Len())
+			}
+		})
+	}
+}

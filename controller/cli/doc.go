@@ -27,6 +27,12 @@
 //	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //
+// On run, sync and demo, --ui ADDR (ui.go) serves the live pipeline page
+// (controller/live) while the command runs: its address is opened first, so one
+// in use or not allowed is a usage error, and the pipeline's trace goes to the
+// page as well as, with --trace, to stderr. demo --ui --step waits at every hop
+// for the page.
+//
 // # Guarantees
 //   - Exit 0 on success; 1 on a runtime error, with one line on stderr saying what
 //     and where ("error: GET https://…/pods/x: 404 NotFound: pods "x" not found");

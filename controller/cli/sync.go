@@ -32,9 +32,6 @@ import (
 // gets "listed N objects…" at most once a second (listProgress): a sync of a
 // large cluster takes minutes, and silence looks like a hang.
 func runSync(ctx context.Context, s *session) error {
-	if s.str("ui") != "" && !s.boolean("watch") && s.integer("until-events", 0) == 0 {
-		return usagef("sync: --ui shows a pipeline that keeps running: add --watch (or --until-events N)")
-	}
 	page, err := s.openUI("sync")
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net"
@@ -14,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/cli"
 	"github.com/kubewire/kubewire/controller/live"
+	"github.com/kubewire/kubewire/controller/live/livetest"
 )
 
 // lines is an output a test can wait on: wait returns once what was written
@@ -112,22 +112,9 @@ func getJSON(t *testing.T, url string, v any) {
 // f returns false.
 func events(t *testing.T, url string, f func(event, data string) bool) {
 	t.Helper()
-	resp, err := http.Get(url + "/api/events")
-	if err != nil {
+	if err := livetest.Events(url, f); err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var event string
-	for sc.Scan() {
-		if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-			event = name
-		} else if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok && !f(event, data) {
-			return
-		}
-	}
-	t.Fatalf("the event stream ended: %v", sc.Err())
 }
 
 // quietSnapshot is the first snapshot the page is sent with nothing left to do
@@ -334,7 +321,6 @@ func TestUI_address_in_use_or_missing_is_a_usage_error(t *testing.T) {
 		{[]string{"demo", "--ui", ln.Addr().String()}, "address already in use"},
 		{[]string{"demo", "--ui", "nowhere"}, "missing port"},
 		{[]string{"demo", "--step"}, "--step pauses for the page: it needs --ui ADDR"},
-		{[]string{"sync", "pods", "--ui", "127.0.0.1:0"}, "add --watch"},
 	} {
 		code, _, stderr := run(t, nil, tt.args...)
 		if code != 2 || strings.Count(stderr, "\n") > 2 || !strings.Contains(stderr, tt.want) {

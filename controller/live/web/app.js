@@ -165,6 +165,7 @@ function addHop(hop) {
     what);
   li.dataset.stage = hop.stage;
   li.dataset.seq = String(hop.seq);
+  li.dataset.key = hop.key;
   for (const old of document.querySelectorAll("#path .latest")) old.classList.remove("latest");
   $("path").append(li);
   $("path-title").textContent = following + ": " + shown.size + " hops, oldest first (time since the page's command started, and since the hop before)";
