@@ -46,7 +46,7 @@ func parse(line string) Hop {
 	if len(f) > keyAt && !strings.Contains(f[keyAt], "=") && !strings.HasPrefix(f[keyAt], "(") {
 		h.Key = f[keyAt]
 	}
-	if h.Stage == "queue" {
+	if h.Stage == "queue" && len(f) > keyAt {
 		for _, w := range f[keyAt:] {
 			if from, ok := strings.CutPrefix(w, "from="); ok {
 				h.From = from
