@@ -38,10 +38,9 @@ type Manager struct {
 
 	mu          sync.Mutex
 	informers   map[InformerKey]*informer.Informer
-	order       []*informer.Informer
+	order       []managedInformer // the informers in the order they were added
 	runners     []namedRunner
 	controllers []*Controller
-	health      map[InformerKey]healthReporter // the Reflectors this Manager built
 	elector     *leaderelection.Elector
 	// running is Run's group while Run runs: informers added late start in it.
 	// leading is the group the controllers run in, while they run: Run's own
@@ -106,7 +105,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}, health: map[InformerKey]healthReporter{}}
+	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
 	if opts.Trace != nil {
 		c.OnRequest = chain(c.OnRequest, traceWrites(opts.Trace))
@@ -181,12 +180,13 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	}
 	inf := informer.New(opts)
 	m.informers[key] = inf
-	m.order = append(m.order, inf)
+	managed := managedInformer{Informer: inf, key: key}
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
-		m.health[key] = r
+		managed.health = r
 	}
+	m.order = append(m.order, managed)
 	if m.running != nil {
 		m.running.start("informer "+inf.Name(), inf.Run)
 	}
@@ -211,12 +211,21 @@ func (m *Manager) AddInformer(inf *informer.Informer) error {
 		return fmt.Errorf("controller: Manager.AddInformer: an informer named %q was already added", key.Resource)
 	}
 	m.informers[key] = inf
-	m.order = append(m.order, inf)
+	m.order = append(m.order, managedInformer{Informer: inf, key: key})
 	m.informerMetrics(key, inf)
 	if m.running != nil {
 		m.running.start("informer "+inf.Name(), inf.Run)
 	}
 	return nil
+}
+
+// managedInformer is an informer the Manager runs, with the key it was asked
+// for under and, for one the Manager built, its Reflector's health (nil for one
+// adopted with AddInformer).
+type managedInformer struct {
+	*informer.Informer
+	key    InformerKey
+	health healthReporter
 }
 
 // namedRunner is something AddRunner was given.

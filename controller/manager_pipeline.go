@@ -1,6 +1,6 @@
 package controller
 
-import "github.com/kubewire/kubewire/controller/informer"
+import "slices"
 
 // Pipeline is every stage of a Manager at one moment, stage by stage as the data
 // flows: what the live page (controller/live) draws. Each value is read from the
@@ -100,31 +100,17 @@ type WorkersState struct {
 // Pipeline returns every stage's state now. It costs a few locks per informer,
 // handler and controller: call it a few times a second, not per event.
 func (m *Manager) Pipeline() Pipeline {
-	// Under the Manager's lock, only what says which components there are; their
-	// own state is read after, under their own locks.
-	type informerOf struct {
-		inf    *informer.Informer
-		key    InformerKey
-		health healthReporter
-	}
+	// Under the Manager's lock, only which components there are; their own state
+	// is read after, under their own locks.
 	m.mu.Lock()
-	keyOf := make(map[*informer.Informer]InformerKey, len(m.informers))
-	for k, inf := range m.informers {
-		keyOf[inf] = k
-	}
-	infs := make([]informerOf, len(m.order))
-	for i, inf := range m.order {
-		infs[i] = informerOf{inf, keyOf[inf], m.health[keyOf[inf]]}
-	}
-	ctrls, elector := m.controllers, m.elector
+	infs, ctrls, elector := slices.Clone(m.order), m.controllers, m.elector
 	m.mu.Unlock()
 
 	p := Pipeline{Leader: LeaderState{Elected: elector != nil, Leading: elector == nil || elector.IsLeader()}}
-	for _, i := range infs {
-		inf := i.inf
-		s := InformerState{Name: inf.Name(), Namespace: i.key.Namespace, Selector: i.key.LabelSelector, Reflector: ReflectorState{State: "unknown"}}
-		if i.health != nil {
-			h := i.health.Health()
+	for _, inf := range infs {
+		s := InformerState{Name: inf.Name(), Namespace: inf.key.Namespace, Selector: inf.key.LabelSelector, Reflector: ReflectorState{State: "unknown"}}
+		if inf.health != nil {
+			h := inf.health.Health()
 			s.Reflector = ReflectorState{State: h.State.String(), ResourceVersion: h.ResourceVersion, Relists: h.Relists, WatchRestarts: h.WatchRestarts, Events: h.Received}
 			if h.LastError != nil {
 				s.Reflector.LastError = h.LastError.Error()

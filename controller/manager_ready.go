@@ -2,8 +2,7 @@ package controller
 
 import (
 	"fmt"
-
-	"github.com/kubewire/kubewire/controller/informer"
+	"slices"
 )
 
 // Ready is what /readyz answers: ready when every informer has synced and, with
@@ -11,7 +10,7 @@ import (
 // string is the replica's role ("leader", "standby"; "" without election).
 func (m *Manager) Ready() (string, error) {
 	m.mu.Lock()
-	informers := append([]*informer.Informer(nil), m.order...)
+	informers := slices.Clone(m.order)
 	m.mu.Unlock()
 	for _, inf := range informers {
 		if !inf.HasSynced() {

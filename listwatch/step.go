@@ -17,9 +17,9 @@ type Op string
 const (
 	OpList     Op = "LIST"     // a LIST request (one per page) is sent
 	OpItem     Op = "ITEM"     // one object of a LIST or of a streaming list's initial events
-	OpListed   Op = "LISTED"   // the list is complete and the Sink replaced with it
+	OpListed   Op = "LISTED"   // the list is complete; the Sink is replaced with it next
 	OpWatch    Op = "WATCH"    // a watch request is sent
-	OpAdd      Op = "ADD"      // a watch event applied to the Sink: Add
+	OpAdd      Op = "ADD"      // a watch event, handed to the Sink next: Add (ERROR if it refuses)
 	OpUpdate   Op = "UPDATE"   // … Update
 	OpDelete   Op = "DELETE"   // … Delete
 	OpBookmark Op = "BOOKMARK" // a bookmark: a newer resourceVersion, nothing else

@@ -140,7 +140,9 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	s := &session{parsed: p, env: env}
 	s.log = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
 	start := time.Now()
-	if err := cmd.run(ctx, s); err != nil {
+	err = cmd.run(ctx, s)
+	s.page.close()
+	if err != nil {
 		if !interrupted(ctx) {
 			return fail(env, err)
 		}

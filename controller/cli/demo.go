@@ -65,9 +65,12 @@ func runDemo(parent context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(parent, demoTimeout)
+	var ctx context.Context
+	var cancel context.CancelFunc
 	if s.boolean("step") {
-		ctx, cancel = context.WithCancel(parent)
+		ctx, cancel = context.WithCancel(parent) // the reader sets the pace
+	} else {
+		ctx, cancel = context.WithTimeout(parent, demoTimeout)
 	}
 	defer cancel()
 	start := time.Now()

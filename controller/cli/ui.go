@@ -15,7 +15,7 @@ import (
 type ui struct {
 	hub *live.Hub
 	ln  net.Listener
-	m   *controller.Manager // whose Pipeline the page shows; set by trace's caller
+	m   *controller.Manager // whose Pipeline the page shows; set by serve
 }
 
 // openUI opens --ui's address before anything else happens, so that an address
@@ -69,6 +69,16 @@ func (u *ui) serve(ctx context.Context, m *controller.Manager) <-chan error {
 	u.m = m
 	go func() { done <- u.hub.Serve(ctx, u.ln) }() // owned by the caller through done
 	return done
+}
+
+// close releases the page's address and any hop waiting in step mode: Main
+// calls it when the command returns, served or not (a command that failed
+// before serve would otherwise keep the address).
+func (u *ui) close() {
+	if u != nil {
+		u.hub.Close()
+		u.ln.Close() // already closed if it was served: the error says nothing new
+	}
 }
 
 // finish tells the page the story is over (step mode says so).

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -28,12 +27,11 @@ import (
 // browser is one headless Chromium and the page it has open.
 type browser struct {
 	t       *testing.T
-	cmd     *exec.Cmd
-	toB     io.WriteCloser
-	fromB   *bufio.Reader
-	mu      sync.Mutex
-	id      int
-	session string
+	toB     io.WriteCloser // the DevTools pipe, to the browser
+	fromB   *bufio.Reader  // … and from it
+	mu      sync.Mutex     // one call at a time
+	id      int            // the last call's id
+	session string         // the page's DevTools session
 }
 
 func chromium(t *testing.T) string {
@@ -50,30 +48,32 @@ func chromium(t *testing.T) string {
 func openBrowser(t *testing.T, url string) *browser {
 	t.Helper()
 	path := chromium(t)
-	toB, chromeIn, err := os.Pipe() // fd 3 in Chromium: what it reads
+	chromeReads, toChrome, err := os.Pipe() // fd 3 in Chromium
 	if err != nil {
 		t.Fatal(err)
 	}
-	chromeOut, fromB, err := os.Pipe() // fd 4: what it writes
+	fromChrome, chromeWrites, err := os.Pipe() // fd 4
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--remote-debugging-pipe", "--user-data-dir="+t.TempDir(), "--window-size=1400,1000", "about:blank")
-	cmd.ExtraFiles = []*os.File{toB, fromB}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.ExtraFiles = []*os.File{chromeReads, chromeWrites}
+	// Its stderr goes through a pipe, not to a file: Wait then returns only once
+	// every Chromium process (renderers, the zygote) has closed it, so the
+	// profile directory is no longer written when the test removes it.
+	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	toB.Close()
-	fromB.Close()
-	b := &browser{t: t, cmd: cmd, toB: chromeIn, fromB: bufio.NewReader(chromeOut)}
+	chromeReads.Close() // Chromium's ends, now that it has them
+	chromeWrites.Close()
+	b := &browser{t: t, toB: toChrome, fromB: bufio.NewReader(fromChrome)}
 	t.Cleanup(func() {
 		b.toB.Close()
 		cmd.Process.Kill()
 		cmd.Wait()
-		chromeOut.Close()
+		fromChrome.Close()
 	})
 	var target struct{ TargetID string }
 	b.call("", "Target.createTarget", map[string]any{"url": "about:blank"}, &target)
@@ -194,9 +194,9 @@ type shownPage struct {
 
 func TestUI_in_a_browser_shows_every_stage_and_the_followed_path(t *testing.T) {
 	chromium(t)
-	url, stdout, _, done, _ := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
-	stdout.wait(t, "the story is told", done)
-	b := openBrowser(t, url+"/?follow=demo/web-2")
+	u := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
+	u.wait(t, u.stdout)
+	b := openBrowser(t, u.url+"/?follow=demo/web-2")
 
 	var got shownPage
 	b.eval(until(pageState, `s.path.length >= 19 && Object.values(s.totals).every((n) => n > 0)`), &got)
@@ -245,8 +245,7 @@ func TestUI_in_a_browser_shows_every_stage_and_the_followed_path(t *testing.T) {
 // explains the hop the pipeline now waits at.
 func TestUI_in_a_browser_steps_with_the_keyboard(t *testing.T) {
 	chromium(t)
-	url, _, _, _, _ := uiCommand(t, "demo", "--ui", "127.0.0.1:0", "--step")
-	b := openBrowser(t, url+"/")
+	b := openBrowser(t, uiCommand(t, "demo", "--ui", "127.0.0.1:0", "--step").url+"/")
 	var got shownPage
 	b.eval(until(pageState, `s.nextEnabled`), &got)
 	if got.StepHidden || !got.NextEnabled || !strings.Contains(got.Step, "Reflector") {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/kubewire/kubewire/controller"
@@ -16,81 +15,53 @@ import (
 	"github.com/kubewire/kubewire/controller/live/livetest"
 )
 
-// lines is an output a test can wait on: wait returns once what was written
-// holds s. Safe for the command's goroutines to write while the test waits.
-type lines struct {
-	mu      sync.Mutex
-	b       strings.Builder
-	waiters map[string]chan struct{}
-}
-
-func (l *lines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.b.Write(p)
-	for s, ch := range l.waiters {
-		if strings.Contains(l.b.String(), s) {
-			close(ch)
-			delete(l.waiters, s)
-		}
-	}
-	return len(p), nil
-}
-
-func (l *lines) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// wait blocks until the output holds s, or the command ended (done) first.
-func (l *lines) wait(t *testing.T, s string, done <-chan int) {
-	t.Helper()
-	l.mu.Lock()
-	if strings.Contains(l.b.String(), s) {
-		l.mu.Unlock()
-		return
-	}
-	if l.waiters == nil {
-		l.waiters = map[string]chan struct{}{}
-	}
-	ch := make(chan struct{})
-	l.waiters[s] = ch
-	l.mu.Unlock()
-	select {
-	case <-ch:
-	case code := <-done:
-		t.Fatalf("the command exited %d before writing %q; output:\n%s", code, s, l.String())
-	}
+// uiRun is a kubewire command serving the page, run by uiCommand.
+type uiRun struct {
+	url    string        // the page, as the command printed it
+	stdout *signalWriter // seen: the demo's story is told
+	done   chan int      // the exit code, once the command returned
+	stop   func() int    // Ctrl-C; returns the exit code
 }
 
 // uiCommand runs kubewire with args (which ask for --ui 127.0.0.1:0) until the
-// page's URL is printed, and returns it; stop ends the command (Ctrl-C) and
-// returns its exit code.
-func uiCommand(t *testing.T, args ...string) (url string, stdout, stderr *lines, done chan int, stop func() int) {
+// page's URL is printed. The command is stopped when the test ends.
+func uiCommand(t *testing.T, args ...string) *uiRun {
 	t.Helper()
 	ctx, interrupt := context.WithCancel(context.Background())
-	stdout, stderr, done = &lines{}, &lines{}, make(chan int, 1)
+	u := &uiRun{stdout: &signalWriter{want: "the story is told", seen: make(chan struct{})}, done: make(chan int, 1)}
+	stderr := &signalWriter{want: "/\n", seen: make(chan struct{})}
 	go func() {
-		done <- cli.Main(ctx, args, cli.Env{Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }})
+		u.done <- cli.Main(ctx, args, cli.Env{Stdout: u.stdout, Stderr: stderr, Getenv: func(string) string { return "" }})
 	}()
-	stderr.wait(t, "/\n", done)
+	u.wait(t, stderr)
 	m := regexp.MustCompile(`ui: the pipeline page is at (http://\S+)/\n`).FindStringSubmatch(stderr.String())
 	if m == nil {
 		interrupt()
 		t.Fatalf("no page URL on stderr:\n%s", stderr.String())
 	}
+	u.url = m[1]
 	stopped := false
 	var code int
-	stop = func() int {
+	u.stop = func() int {
 		if !stopped {
 			interrupt()
-			code, stopped = <-done, true
+			code, stopped = <-u.done, true
 		}
 		return code
 	}
-	t.Cleanup(func() { stop() })
-	return m[1], stdout, stderr, done, stop
+	t.Cleanup(func() { u.stop() })
+	return u
+}
+
+// wait returns once w has seen what it waits for; the command exiting first
+// fails the test.
+func (u *uiRun) wait(t *testing.T, w *signalWriter) {
+	t.Helper()
+	select {
+	case <-w.seen:
+	case code := <-u.done:
+		t.Fatalf("the command exited %d before writing %q; output:\n%s", code, w.want, w.String())
+	}
 }
 
 func getJSON(t *testing.T, url string, v any) {
@@ -155,8 +126,9 @@ func quietSnapshot(t *testing.T, url string) live.Snapshot {
 // received, 4 deltas popped, web-1 left in the store, each of the two handlers
 // handling 4; web-2 becoming Running queued demo/tools once, reconciled once.
 func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
-	url, stdout, _, done, stop := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
-	stdout.wait(t, "the story is told", done)
+	u := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
+	u.wait(t, u.stdout)
+	url, stop := u.url, u.stop
 
 	s := quietSnapshot(t, url)
 	if s.Command != "demo" || s.Step || len(s.Informers) != 1 || len(s.Controllers) != 1 {
@@ -254,7 +226,8 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 // page says next, and the page is told each hop with its sentence and file,
 // then that the story is told.
 func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
-	url, stdout, _, done, stop := uiCommand(t, "demo", "--ui", "127.0.0.1:0", "--step")
+	u := uiCommand(t, "demo", "--ui", "127.0.0.1:0", "--step")
+	url, stop := u.url, u.stop
 	var walked []live.Hop
 	events(t, url, func(event, data string) bool {
 		if event != "step" {
@@ -286,7 +259,7 @@ func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
 		}
 		return true
 	})
-	stdout.wait(t, "the story is told", done)
+	u.wait(t, u.stdout)
 	stages := map[string]bool{}
 	for i, h := range walked {
 		stages[h.Stage] = true
@@ -299,8 +272,8 @@ func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
 			t.Errorf("no step in stage %s; walked %d hops", st, len(walked))
 		}
 	}
-	if !strings.Contains(stdout.String(), "demo: 4/4 ") {
-		t.Errorf("the story did not reach its end:\n%s", stdout.String())
+	if !strings.Contains(u.stdout.String(), "demo: 4/4 ") {
+		t.Errorf("the story did not reach its end:\n%s", u.stdout.String())
 	}
 	t.Logf("walked %d hops", len(walked))
 	if code := stop(); code != 0 {

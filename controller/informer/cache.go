@@ -3,12 +3,12 @@ package informer
 import (
 	"context"
 	"fmt"
-	"github.com/kubewire/kubewire/store"
 	"sort"
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/store"
 )
 
 // Reading the cache. Everything here reads the store, never the API server: cheap,
@@ -102,9 +102,7 @@ func (inf *Informer) Handlers() []HandlerState {
 	defer inf.mu.Unlock()
 	out := make([]HandlerState, len(inf.listeners))
 	for i, l := range inf.listeners {
-		l.mu.Lock()
-		out[i] = HandlerState{Name: l.name, Backlog: len(l.pending) - l.head, Busy: l.busy, Handled: l.handled}
-		l.mu.Unlock()
+		out[i] = l.state()
 	}
 	return out
 }

@@ -65,9 +65,6 @@ func (l *listener) run(ctx context.Context) {
 			l.handler.OnDelete(n.obj, n.flag)
 		case syncedMarker:
 			close(l.synced) // the informer adds the marker once per listener
-			l.mu.Lock()
-			l.busy = false
-			l.mu.Unlock()
 			continue
 		}
 		l.mu.Lock()
@@ -90,7 +87,7 @@ func (l *listener) next() (notification, bool) {
 	n := l.pending[l.head]
 	l.pending[l.head] = notification{} // do not pin the objects
 	l.head++
-	l.busy = true
+	l.busy = n.kind != syncedMarker // no handler runs for the marker
 	return n, true
 }
 
@@ -99,6 +96,13 @@ func (l *listener) Backlog() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.pending) - l.head
+}
+
+// state is where the handler stands: Informer.Handlers.
+func (l *listener) state() HandlerState {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return HandlerState{Name: l.name, Backlog: len(l.pending) - l.head, Busy: l.busy, Handled: l.handled}
 }
 
 // HasSynced reports whether the handler has been given the whole initial list.

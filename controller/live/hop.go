@@ -61,7 +61,8 @@ func parse(line string) Hop {
 }
 
 // explain is the sentence and the file for a hop: the tutorial, one step at a
-// time. fifoFile is the FIFO the informers use (inorder.go unless DeltaFIFO).
+// time. What one line cannot tell (which FIFO pops, whether an ITEM is of a
+// streaming list) the Hub adjusts after (Hub.explainFiles).
 func explain(h Hop, f []string) (what, file string) {
 	detail := ""
 	if len(f) > 2 {

@@ -30,8 +30,7 @@ type Options struct {
 // Hub receives the pipeline's trace, remembers the last hops, and tells the
 // pages that follow an object what happens to it. Build it with New; safe for
 // concurrent use. Its Trace costs a lock and a slot in a ring while no page is
-// open; a line is read (parse) only when a page follows something or in step
-// mode.
+// open; a line is read (parse) only while a page is open or in step mode.
 type Hub struct {
 	opts  Options
 	start time.Time
@@ -195,7 +194,7 @@ func (h *Hub) historyLocked(f *follower) []Hop {
 	if h.seq > keep {
 		first = h.seq - keep + 1
 	}
-	var out []Hop
+	out := []Hop{} // an empty path is [] to a page, not null
 	for seq := first; seq <= h.seq; seq++ {
 		if hop := h.readLocked(seq); f.on(hop) {
 			out = append(out, hop)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -60,8 +59,7 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m *controller.Manager
-	hub := live.New(live.Options{Command: "test", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
-	defer hub.Close()
+	hub, page := newHub(t, live.Options{Command: "test", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
 	m, err = controller.NewManager(c, controller.ManagerOptions{Trace: hub.Trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +75,6 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	defer func() { cancel(); <-done }()
-	page := newPageServer(t, hub)
 	if !inf.WaitForCacheSync(ctx) {
 		t.Fatal("never synced")
 	}
@@ -90,7 +87,7 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 	// told 410 Gone.
 	clock.Step(10 * time.Minute)
 
-	s := snapshots(t, page, func(s live.Snapshot) bool {
+	s := snapshots(t, page.URL, func(s live.Snapshot) bool {
 		return len(s.Informers) == 1 && s.Informers[0].Reflector.Relists > 0 && s.Informers[0].Reflector.State == "watching" &&
 			s.Informers[0].Store.ResourceVersion == s.Informers[0].Reflector.ResourceVersion
 	})
@@ -101,14 +98,6 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 	if st.Objects != 2 || st.ResourceVersion != srv.ResourceVersion() {
 		t.Errorf("store: %+v; want a and b at the server's resourceVersion %s", st, srv.ResourceVersion())
 	}
-}
-
-// newPageServer serves hub's page on a test server and returns its URL.
-func newPageServer(t *testing.T, hub *live.Hub) string {
-	t.Helper()
-	ts := httptest.NewServer(hub.Handler())
-	t.Cleanup(ts.Close)
-	return ts.URL
 }
 
 // goneOnResume answers the second watch request, the first one's resumption,

@@ -63,7 +63,7 @@ func (h *Hub) Handler() http.Handler {
 		writeJSON(w, struct {
 			Key  string `json:"key"`
 			Hops []Hop  `json:"hops"`
-		}{key, append([]Hop{}, hops...)})
+		}{key, hops})
 	})
 	mux.HandleFunc("GET /api/events", h.serveEvents)
 	mux.HandleFunc("POST /api/step", func(w http.ResponseWriter, r *http.Request) {

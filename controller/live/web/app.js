@@ -54,20 +54,28 @@ function fill(id, total, rows) {
   card.querySelector(".rows").replaceChildren(...rows);
 }
 
-// totals are the running counts the rates are taken from.
+// informerName is how a card names an informer: namespace/resource (selector).
+const informerName = (inf) => (inf.namespace ? inf.namespace + "/" : "") + inf.name + (inf.selector ? " (" + inf.selector + ")" : "");
+
+// totals are the running counts the rates are taken from, one per informer
+// ("events <name>") and per controller ("adds <name>", "reconciles <name>").
 function totals(s) {
-  const t = { events: 0, adds: 0, reconciles: 0 };
-  for (const inf of s.informers || []) t.events += inf.reflector.events;
-  for (const c of s.controllers || []) { t.adds += c.queue.adds; t.reconciles += c.workers.reconciles; }
+  const t = {};
+  for (const inf of s.informers || []) t["events " + informerName(inf)] = inf.reflector.events;
+  for (const c of s.controllers || []) {
+    t["adds " + c.name] = c.queue.adds;
+    t["reconciles " + c.name] = c.workers.reconciles;
+  }
   return t;
 }
 
-// rate is per second over the samples of the last five seconds.
+// rate is per second over the samples of the last five seconds (0 for a count
+// the oldest sample did not have yet).
 function rate(name) {
   if (samples.length < 2) return 0;
   const a = samples[0], b = samples[samples.length - 1];
   const dt = (b.at - a.at) / 1000;
-  return dt > 0 ? (b.totals[name] - a.totals[name]) / dt : 0;
+  return dt > 0 && name in a.totals ? (b.totals[name] - a.totals[name]) / dt : 0;
 }
 
 function sample() {
@@ -78,7 +86,6 @@ function sample() {
 }
 
 const perSecond = (name) => rate(name).toFixed(1) + "/s";
-const name = (inf) => (inf.namespace ? inf.namespace + "/" : "") + inf.name + (inf.selector ? " (" + inf.selector + ")" : "");
 
 function draw() {
   const s = latest;
@@ -90,20 +97,20 @@ function draw() {
 
   const infs = s.informers || [], ctrls = s.controllers || [];
   const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-  fill("stage-reflector", sum(infs, (i) => i.reflector.events), infs.map((i) => row(name(i), [
+  fill("stage-reflector", sum(infs, (i) => i.reflector.events), infs.map((i) => row(informerName(i), [
     ["state", i.reflector.state],
     ["resourceVersion", i.reflector.resourceVersion || "—"],
     ["received", i.reflector.events],
-    ["events/s", perSecond("events")],
+    ["events/s", perSecond("events " + informerName(i))],
     ["relists", i.reflector.relists],
     ["watch restarts", i.reflector.watchRestarts],
     ...(i.reflector.lastError ? [["last error", i.reflector.lastError, true]] : []),
   ])));
-  fill("stage-fifo", sum(infs, (i) => i.fifo.popped), infs.map((i) => row(name(i), [
+  fill("stage-fifo", sum(infs, (i) => i.fifo.popped), infs.map((i) => row(informerName(i), [
     ["depth", i.fifo.depth],
     ["popped", i.fifo.popped],
   ], i.fifo.depth / 100)));
-  fill("stage-store", sum(infs, (i) => i.store.objects), infs.map((i) => row(name(i), [
+  fill("stage-store", sum(infs, (i) => i.store.objects), infs.map((i) => row(informerName(i), [
     ["objects", i.store.objects],
     ["resourceVersion", i.store.resourceVersion || "—"],
     ...(i.store.indexes || []).map((ix) => ["index " + ix.name, ix.values + (ix.values === 1 ? " value" : " values")]),
@@ -119,13 +126,13 @@ function draw() {
     ["in flight", c.queue.inFlight],
     ["retries waiting", c.queue.retriesWaiting],
     ["adds", c.queue.adds],
-    ["adds/s", perSecond("adds")],
+    ["adds/s", perSecond("adds " + c.name)],
     ["retries", c.queue.retries],
   ], c.queue.depth / 100)));
   fill("stage-workers", sum(ctrls, (c) => c.workers.reconciles), ctrls.map((c) => row(c.name, [
     ["busy", c.workers.busy + " of " + c.workers.max],
     ["reconciles", c.workers.reconciles],
-    ["reconciles/s", perSecond("reconciles")],
+    ["reconciles/s", perSecond("reconciles " + c.name)],
     ["errors", c.workers.errors, c.workers.errors > 0],
   ], c.workers.max ? c.workers.busy / c.workers.max : 0)));
 
