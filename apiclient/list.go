@@ -24,6 +24,15 @@ type ListMeta struct {
 	Continue string `json:"continue,omitempty"`
 	// RemainingItemCount estimates the items after this page, when the server knows.
 	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"`
+	// ShardInfo is set when the server applied the request's ShardSelector: the
+	// list is that hash range of the collection, not all of it.
+	ShardInfo *ShardInfo `json:"shardInfo,omitempty"`
+}
+
+// ShardInfo is the shard selector a server applied to a list, echoed back
+// (meta.k8s.io/v1 ShardInfo, KEP-5866).
+type ShardInfo struct {
+	Selector string `json:"selector"`
 }
 
 // List reads one page (all of it when opts.Limit is 0).

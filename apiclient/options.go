@@ -10,6 +10,12 @@ import (
 type ListOptions struct {
 	LabelSelector string // "app=nginx,tier!=db"
 	FieldSelector string // "spec.nodeName=node-1"
+	// ShardSelector asks for one hash range of the collection:
+	// "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')"
+	// (KEP-5866, alpha in Kubernetes 1.36 behind the ShardedListAndWatch feature
+	// gate). A server that serves it says so in the list's ShardInfo; one that
+	// does not ignores it and sends everything (controller/sharding detects which).
+	ShardSelector string
 	// Limit asks for at most this many items per page; the response's Continue
 	// token fetches the next page.
 	Limit    int64
@@ -30,6 +36,7 @@ func (o ListOptions) values() url.Values {
 	q := url.Values{}
 	set(q, "labelSelector", o.LabelSelector)
 	set(q, "fieldSelector", o.FieldSelector)
+	set(q, "shardSelector", o.ShardSelector)
 	if o.Limit > 0 {
 		q.Set("limit", strconv.FormatInt(o.Limit, 10))
 	}

@@ -76,6 +76,13 @@ type Controller struct {
 
 	traceMu sync.Mutex // with a trace: a queue add and its line, one at a time (add)
 
+	// primary is the informer of the controller's own objects, the first one
+	// watched without a mapping; admit, set by a sharded Manager's Add, is asked
+	// before each reconcile whether this replica may reconcile the Request now
+	// (manager_sharding.go).
+	primary *informer.Informer
+	admit   func(Request) (release func(), ok bool)
+
 	stats stats
 }
 
@@ -224,6 +231,18 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		// does); a controller that is stopping takes no new work. The next leader,
 		// or the next start, lists everything again anyway.
 		return false
+	}
+	if c.admit != nil {
+		release, ok := c.admit(req)
+		if !ok {
+			// Another replica's object, or one no longer cached: a sharded
+			// controller reconciles only what its cache holds in its ranges.
+			c.queue.Forget(req)
+			c.forgetFailures(req)
+			c.trace("controller skip %s (not in this replica's shard)", req)
+			return true
+		}
+		defer release()
 	}
 
 	if c.opts.Trace != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/sharding"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -42,6 +43,7 @@ type Manager struct {
 	runners     []namedRunner
 	controllers []*Controller
 	elector     *leaderelection.Elector
+	sharder     *sharding.Sharder
 	// running is Run's group while Run runs: informers added late start in it.
 	// leading is the group the controllers run in, while they run: Run's own
 	// without leader election, one per term with it. Both are nil before Run and
@@ -60,6 +62,7 @@ type InformerKey struct {
 	Namespace                    string // "" for all namespaces
 	LabelSelector, FieldSelector string
 	MetadataOnly                 bool // a cache of PartialObjectMetadata, not whole objects
+	Sharded                      bool // this replica's share only (informer.Options.Sharded)
 }
 
 // ManagerOptions tune a Manager. The zero value runs without leader election and
@@ -70,6 +73,12 @@ type ManagerOptions struct {
 	// LeaderElection, when set, makes controllers run only while this replica
 	// holds the Lease it names. Client is filled in from the Manager.
 	LeaderElection *leaderelection.Config
+	// Sharding, when set, spreads the work over every replica instead: each
+	// caches and reconciles its share of each informer asked for with
+	// informer.Options.Sharded (manager_sharding.go, package sharding). Client,
+	// Clock and Logger are filled in as for LeaderElection; the two exclude
+	// each other.
+	Sharding *sharding.Config
 	// DeltaFIFO picks the classic DeltaFIFO for every informer, over the default
 	// in-order FIFO (see informer.Options).
 	DeltaFIFO bool
@@ -126,6 +135,14 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 		m.elector = e
 		metrics.LeaderElection(m.reg, cfg.Name, e.IsLeader)
 	}
+	if opts.Sharding != nil {
+		if opts.LeaderElection != nil {
+			return nil, errors.New("manager: Sharding and LeaderElection exclude each other: with sharding every replica works")
+		}
+		if err := m.shard(*opts.Sharding); err != nil {
+			return nil, fmt.Errorf("manager: %w", err)
+		}
+	}
 	return m, nil
 }
 
@@ -147,7 +164,8 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	if !res.Namespaced {
 		opts.Namespace = ""
 	}
-	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector, MetadataOnly: opts.MetadataOnly}
+	opts.Sharded = opts.Sharded && m.sharder != nil
+	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector, MetadataOnly: opts.MetadataOnly, Sharded: opts.Sharded}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if inf, ok := m.informers[key]; ok {
@@ -166,19 +184,29 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 		opts.Clock = m.opts.Clock
 	}
 	var source informer.Runner
+	var shardSource *sharding.Source
 	if opts.Source == nil {
 		opts.Client, opts.Resource, opts.Logger = m.client, res, cmp.Or(opts.Logger, m.opts.Log)
 		rc, lw := opts.ResourceClient(), opts.ReflectorOptions()
 		opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
-			if m.opts.Source != nil {
+			switch {
+			case m.opts.Source != nil:
 				source = m.opts.Source(key, rc, sink)
-			} else {
+			case opts.Sharded:
+				shardSource = m.sharder.Source(rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+					return m.reflector(rc, lw, sink)
+				})
+				source = shardSource
+			default:
 				source = m.reflector(rc, lw, sink)
 			}
 			return source
 		}
 	}
 	inf := informer.New(opts)
+	if shardSource != nil {
+		shardSource.Attach(inf)
+	}
 	m.informers[key] = inf
 	managed := managedInformer{Informer: inf, key: key}
 	m.informerMetrics(key, inf)
@@ -260,6 +288,9 @@ func (m *Manager) Add(c *Controller) {
 		panic("controller: Manager.Add called after Run returned")
 	}
 	m.controllers = append(m.controllers, c)
+	if m.sharder != nil {
+		c.admit = m.admit(c)
+	}
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
 	if m.leading != nil {
@@ -289,6 +320,9 @@ func (m *Manager) Run(ctx context.Context) error {
 	}
 	for _, nr := range m.runners {
 		g.start(nr.name, nr.r.Run)
+	}
+	if m.sharder != nil {
+		g.start("sharding", m.sharder.Run)
 	}
 	if m.elector == nil {
 		m.startControllers(g)

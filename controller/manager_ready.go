@@ -17,6 +17,9 @@ func (m *Manager) Ready() (string, error) {
 			return "", fmt.Errorf("informer %s has not synced", inf.Name())
 		}
 	}
+	if m.sharder != nil {
+		return m.shardReady()
+	}
 	if m.elector == nil {
 		return "", nil
 	}

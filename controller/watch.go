@@ -38,6 +38,11 @@ import (
 func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request, preds ...Predicate) error {
 	if toRequests == nil {
 		toRequests = func(o *apiclient.Object) []Request { return []Request{RequestFor(o)} }
+		c.mu.Lock()
+		if c.primary == nil {
+			c.primary = inf
+		}
+		c.mu.Unlock()
 	}
 	pass := And(preds...)
 	enqueue := func(low bool, objs ...*apiclient.Object) {

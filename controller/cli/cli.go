@@ -76,6 +76,8 @@ var flags = []flagSpec{
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
 	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080", commands: "run"},
 	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease", commands: "run"},
+	{long: "shards", kind: boolFlag, usage: "run foo: share the Foos among every replica run with --shards (a Lease each, kubewire-foo-shard-IDENTITY)", commands: "run"},
+	{long: "identity", kind: stringFlag, usage: "run: this replica's name in --leader-elect and --shards (default: host name and a random suffix)", commands: "run"},
 	{long: "ui", kind: stringFlag, usage: "serve the live pipeline page here, e.g. 127.0.0.1:8080 (:8080 is loopback too)", commands: "run sync demo"},
 	{long: "step", kind: boolFlag, usage: "demo --ui: pause at every hop until the page asks for the next", commands: "demo"},
 	{long: "install-crd", kind: boolFlag, usage: "run foo: create the Foo CRD when the server does not serve it", commands: "run"},

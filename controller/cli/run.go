@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/controller/foo"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/podrestart"
+	"github.com/kubewire/kubewire/controller/sharding"
 )
 
 // runRun is `kubewire run [podrestart|foo]`: one of the example controllers on a
@@ -29,6 +30,14 @@ func runRun(ctx context.Context, s *session) error {
 	if s.boolean("install-crd") && name != "foo" {
 		return usagef("run: --install-crd is for the foo controller")
 	}
+	switch {
+	case s.boolean("shards") && name != "foo":
+		// podrestart reacts to one pod's transition by restarting a deployment
+		// many pods share: no object of its is one replica's alone.
+		return usagef("run: --shards is for the foo controller")
+	case s.boolean("shards") && s.boolean("leader-elect"):
+		return usagef("run: --shards and --leader-elect exclude each other (with --shards every replica works)")
+	}
 	page, err := s.openUI("run")
 	if err != nil {
 		return err
@@ -41,7 +50,11 @@ func runRun(ctx context.Context, s *session) error {
 	if s.boolean("leader-elect") {
 		// The Lease lives in the namespace the controller works in, or, with -A,
 		// in the context's.
-		opts.LeaderElection = &leaderelection.Config{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Name: "kubewire-" + name, ReleaseOnCancel: true}
+		opts.LeaderElection = &leaderelection.Config{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Name: "kubewire-" + name, Identity: s.str("identity"), ReleaseOnCancel: true}
+	}
+	if s.boolean("shards") {
+		// The members' Leases live where leader election's would.
+		opts.Sharding = &sharding.Config{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Name: "kubewire-" + name, Identity: s.str("identity")}
 	}
 	m, err := controller.NewManager(c, opts)
 	if err != nil {

@@ -71,7 +71,10 @@ func deploymentOf(f *apiclient.Object) ([]string, error) {
 // Recorder the Manager runs, and the watches.
 func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Reconciler) {
 	opts.Log = cmp.Or(opts.Log, slog.Default())
-	foos := m.Informer(Foos, informer.Options{Namespace: opts.Namespace,
+	// Sharded: with a sharding Manager (kubewire run foo --shards) each replica
+	// caches and reconciles its share of the Foos; every replica caches every
+	// Deployment, since a Foo's Deployment hashes apart from the Foo.
+	foos := m.Informer(Foos, informer.Options{Namespace: opts.Namespace, Sharded: true,
 		Indexers: store.Indexers[*apiclient.Object]{byDeployment: deploymentOf}})
 	deployments := m.Informer(apiclient.Deployments, informer.Options{Namespace: opts.Namespace})
 	r := &Reconciler{client: m.Client(), foos: informer.NewLister[Foo](foos), deployments: informer.NewLister[deployment](deployments),

@@ -63,6 +63,13 @@ type Options struct {
 	// list (the cache keeps what it had). Objects arrive with managedFields
 	// already stripped unless the source was told to keep them.
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
+	// Sharded asks a controller.Manager that shards (ManagerOptions.Sharding)
+	// to cache only this replica's share of the resource, and gates the
+	// reconciles of every controller that watches it as its own objects (Watch
+	// with no mapping): the resource a controller reconciles. Its owned
+	// objects, found by name or owner, stay unsharded. New ignores it: a
+	// hand-built informer caches what its Source gives it.
+	Sharded bool
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
 	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,

@@ -1,6 +1,9 @@
 package informer
 
 import (
+	"context"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +18,12 @@ import (
 type progress struct {
 	version atomic.Pointer[string]
 	latency *metrics.Histogram // seconds per pop: the store write and the hand-off to every listener
+
+	// waiting counts WaitForStoreVersion's callers, so that a pop with none
+	// pays one atomic load; moved wakes them by closing wake.
+	waiting atomic.Int32
+	mu      sync.Mutex
+	wake    chan struct{}
 }
 
 // processingBuckets are for a pop that should take microseconds: a store write
@@ -40,7 +49,53 @@ func (p *progress) moved(d fifo.Delta[*apiclient.Object]) {
 	}
 	if rv != "" {
 		p.version.Store(&rv)
+		if p.waiting.Load() > 0 {
+			p.mu.Lock()
+			if p.wake != nil {
+				close(p.wake)
+				p.wake = nil
+			}
+			p.mu.Unlock()
+		}
 	}
+}
+
+// WaitForStoreVersion blocks until the store stands at rv or past it
+// (StoreResourceVersion), or ctx is done (false). "Past" is judged as etcd's
+// resourceVersions allow, as integers; a version that is not one only
+// matches itself. A sharded replica waits this way for the list of a range it
+// takes over to be in the cache before it reconciles any of it.
+func (inf *Informer) WaitForStoreVersion(ctx context.Context, rv string) bool {
+	p := &inf.progress
+	p.waiting.Add(1)
+	defer p.waiting.Add(-1)
+	for {
+		p.mu.Lock()
+		if reached(inf.StoreResourceVersion(), rv) {
+			p.mu.Unlock()
+			return true
+		}
+		if p.wake == nil {
+			p.wake = make(chan struct{})
+		}
+		wake := p.wake
+		p.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// reached reports whether resourceVersion have is want or later.
+func reached(have, want string) bool {
+	if have == want {
+		return true
+	}
+	h, err1 := strconv.ParseUint(have, 10, 64)
+	w, err2 := strconv.ParseUint(want, 10, 64)
+	return err1 == nil && err2 == nil && h > w
 }
 
 // StoreResourceVersion is the resourceVersion the cache stands at: every change

@@ -1,0 +1,142 @@
+package controller
+
+import (
+	"fmt"
+
+	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/sharding"
+)
+
+// shard makes the Manager a member of a sharded group (ManagerOptions.Sharding):
+// a Sharder that the informers asked for with Sharded fill from, and that gates
+// the controllers reconciling their objects.
+func (m *Manager) shard(cfg sharding.Config) error {
+	cfg.Client = m.client
+	if cfg.Clock == nil && m.opts.Clock != nil {
+		cfg.Clock = m.opts.Clock
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = m.opts.Log
+	}
+	sh, err := sharding.New(cfg)
+	if err != nil {
+		return err
+	}
+	m.sharder = sh
+	sh.OnServe(m.reconcileNewlyServed)
+	m.shardMetrics()
+	return nil
+}
+
+// admit is a sharded controller's gate: its Request is reconciled only if its
+// object is in the cache of the controller's own informer and in a range this
+// replica serves. A controller whose own informer is not sharded (or that has
+// none) is not gated: it runs on every replica.
+func (m *Manager) admit(c *Controller) func(Request) (func(), bool) {
+	return func(req Request) (func(), bool) {
+		inf := m.shardedPrimary(c)
+		if inf == nil {
+			return func() {}, true
+		}
+		obj, _ := inf.Get(req.Namespace, req.Name)
+		return m.sharder.Admit(obj)
+	}
+}
+
+// shardedPrimary is c's own informer when it is sharded, else nil.
+func (m *Manager) shardedPrimary(c *Controller) *informer.Informer {
+	c.mu.Lock()
+	inf := c.primary
+	c.mu.Unlock()
+	if inf == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, mi := range m.order {
+		if mi.Informer == inf && mi.key.Sharded {
+			return inf
+		}
+	}
+	return nil
+}
+
+// reconcileNewlyServed queues, for every gated controller, each cached object in
+// the ranges this replica has just begun to serve: what their old owner
+// reconciled last is this replica's to reconcile now, changed or not (a
+// Request the gate refused before the hand-over was dropped). They go in at
+// low priority, as an initial list does.
+func (m *Manager) reconcileNewlyServed(newly sharding.Set) {
+	m.mu.Lock()
+	controllers := append([]*Controller(nil), m.controllers...)
+	m.mu.Unlock()
+	for _, c := range controllers {
+		inf := m.shardedPrimary(c)
+		if inf == nil {
+			continue
+		}
+		for _, obj := range inf.List() {
+			if newly.Contains(sharding.Hash(m.sharder.Key().Of(obj))) {
+				c.add(RequestFor(obj), true, nil)
+			}
+		}
+	}
+}
+
+// ownedObjects counts the cached objects of sharded informers in the ranges
+// served now.
+func (m *Manager) ownedObjects() int {
+	m.mu.Lock()
+	var sharded []*informer.Informer
+	for _, mi := range m.order {
+		if mi.key.Sharded {
+			sharded = append(sharded, mi.Informer)
+		}
+	}
+	m.mu.Unlock()
+	n := 0
+	for _, inf := range sharded {
+		for _, obj := range inf.List() {
+			if m.sharder.Owns(obj) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (m *Manager) shardMetrics() {
+	sh := m.sharder
+	l := metrics.Labels{"identity": sh.Identity()}
+	m.reg.GaugeFunc("kubewire_shard_members", "Live members of the sharded group, this replica included.", l, func() float64 { return float64(len(sh.Status().Members)) })
+	m.reg.GaugeFunc("kubewire_shard_ranges", "Hash ranges this replica reconciles now.", l, func() float64 { return float64(len(sh.Status().Serving)) })
+	m.reg.GaugeFunc("kubewire_shard_fraction", "The share of the hash space this replica reconciles now, 0 to 1.", l, func() float64 { return sh.Status().Serving.Size() })
+	m.reg.GaugeFunc("kubewire_shard_objects_owned", "Cached objects of sharded informers in the ranges this replica reconciles.", l, func() float64 { return float64(m.ownedObjects()) })
+	m.reg.GaugeFunc("kubewire_shard_server_side", "Sharded informers whose API server filters for them (shardSelector), not this replica.", l, func() float64 { return float64(sh.Status().ServerSide) })
+	m.reg.CounterFunc("kubewire_shard_handovers_total", "Times this replica began to serve ranges it did not serve before.", l, func() float64 { return float64(sh.Status().Handovers) })
+	m.reg.HistogramFunc("kubewire_shard_handover_duration_seconds", "From the membership change that moved ranges to this replica to its first reconcile of them.", l, func() metrics.HistogramSnapshot { return sh.Status().Durations })
+}
+
+// shardReady is /readyz's word on sharding: which ranges this replica serves,
+// or why it is not ready (its Lease cannot be written or read).
+func (m *Manager) shardReady() (string, error) {
+	st := m.sharder.Status()
+	if st.LastError != "" {
+		return "", fmt.Errorf("%s", st.LastError)
+	}
+	filter := "filtered by this replica"
+	if st.Sources > 0 && st.ServerSide == st.Sources {
+		filter = "filtered by the API server's shardSelector"
+	}
+	serving := st.Serving.String()
+	if serving == "" {
+		serving = "nothing yet"
+	}
+	return fmt.Sprintf("shard %s: serving %s (%.1f%% of the hash space), %d members, %s", st.Identity, serving, 100*st.Serving.Size(), len(st.Members), filter), nil
+}
+
+
+// Sharder is the Manager's member of its sharded group (its Status says what
+// this replica serves), nil without ManagerOptions.Sharding.
+func (m *Manager) Sharder() *sharding.Sharder { return m.sharder }

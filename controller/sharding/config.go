@@ -1,0 +1,114 @@
+package sharding
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+)
+
+// Config says which group of replicas this one joins, and how.
+//
+// The zero value is not usable: Client and Name are required. New reads the
+// Config once and keeps its own copy.
+type Config struct {
+	// Client reaches the API server.
+	Client *apiclient.Client
+	// Namespace holds the members' Leases ("" means the client's namespace);
+	// Name names the group: every replica of one controller uses the same, and
+	// each holds the Lease "<Name>-shard-<identity>", labelled
+	// kubewire.io/shard-group=<Name>.
+	Namespace, Name string
+	// Identity is this replica's name among the members; it must differ from
+	// every other replica's. "" means leaderelection.DefaultIdentity().
+	Identity string
+	// Key is what objects are sharded by: ByUID (the default) or ByNamespace.
+	Key Key
+	// LeaseDuration, RenewDeadline and RetryPeriod are leader election's, with
+	// its defaults (15 s, 10 s, 2 s) and its rule LeaseDuration > RenewDeadline >
+	// RetryPeriod·1.2: a member that has not renewed its Lease for RenewDeadline
+	// stops reconciling, and the others take its ranges only after they have seen
+	// its Lease unchanged for LeaseDuration.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	// Clock is the time source; nil means the wall clock.
+	Clock apiclient.Clock
+	// Logger receives membership changes and hand-overs at Info, failed Lease
+	// requests at Warn; nil logs nothing.
+	Logger *slog.Logger
+}
+
+// The label that finds a group's Leases and the annotation where each member
+// writes the ranges it claims.
+const (
+	GroupLabel       = "kubewire.io/shard-group"
+	RangesAnnotation = "kubewire.io/shard-ranges"
+)
+
+func (cfg Config) withDefaults() (Config, error) {
+	switch {
+	case cfg.Client == nil:
+		return cfg, errors.New("sharding: Config.Client is required")
+	case cfg.Name == "":
+		return cfg, errors.New("sharding: Config.Name (the group's name) is required")
+	case len(cfg.Name) > 63 || strings.Trim(cfg.Name, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "":
+		return cfg, fmt.Errorf("sharding: Config.Name %q must be a label value: at most 63 of a-z, 0-9, '-' and '.'", cfg.Name)
+	}
+	if cfg.Namespace == "" {
+		cfg.Namespace = cfg.Client.Namespace()
+	}
+	if cfg.Identity == "" {
+		cfg.Identity = leaderelection.DefaultIdentity()
+	}
+	if cfg.Key == "" {
+		cfg.Key = ByUID
+	}
+	if cfg.Key != ByUID && cfg.Key != ByNamespace {
+		return cfg, fmt.Errorf("sharding: Config.Key %q is neither %s nor %s", cfg.Key, ByUID, ByNamespace)
+	}
+	cfg.LeaseDuration = cmpOr(cfg.LeaseDuration, leaderelection.DefaultLeaseDuration)
+	cfg.RenewDeadline = cmpOr(cfg.RenewDeadline, leaderelection.DefaultRenewDeadline)
+	cfg.RetryPeriod = cmpOr(cfg.RetryPeriod, leaderelection.DefaultRetryPeriod)
+	switch {
+	case cfg.LeaseDuration < time.Second:
+		return cfg, fmt.Errorf("sharding: LeaseDuration %s is under the 1 s a Lease can express", cfg.LeaseDuration)
+	case cfg.LeaseDuration <= cfg.RenewDeadline:
+		return cfg, fmt.Errorf("sharding: LeaseDuration %s must be longer than RenewDeadline %s", cfg.LeaseDuration, cfg.RenewDeadline)
+	case cfg.RetryPeriod <= 0 || float64(cfg.RenewDeadline) <= leaderelection.JitterFactor*float64(cfg.RetryPeriod):
+		return cfg, fmt.Errorf("sharding: RenewDeadline %s must be longer than RetryPeriod %s × %v", cfg.RenewDeadline, cfg.RetryPeriod, leaderelection.JitterFactor)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = apiclient.RealClock{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return cfg, nil
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// leaseName is the member's Lease: "<group>-shard-<identity>", the identity
+// lowercased and every character a name may not hold made '-'
+// (DefaultIdentity's underscore, a host name's capitals).
+func leaseName(group, identity string) string {
+	b := []byte(strings.ToLower(identity))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			b[i] = '-'
+		}
+	}
+	name := group + "-shard-" + strings.Trim(string(b), "-.")
+	if len(name) > 253 {
+		name = name[:253]
+	}
+	return strings.TrimRight(name, "-.")
+}

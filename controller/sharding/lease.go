@@ -1,0 +1,191 @@
+package sharding
+
+import (
+	"context"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+)
+
+// renew writes this replica's Lease: holder, duration, a fresh renewTime, and
+// the ranges it claims in the RangesAnnotation. It creates the Lease the first
+// time, and updates it at the resourceVersion it last wrote after that; when
+// someone else wrote it meanwhile (Conflict), it reads it and writes again.
+// Each request is bounded by what is left of the renew deadline.
+func (s *Sharder) renew(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, max(s.cfg.RetryPeriod, s.cfg.RenewDeadline-s.cfg.Clock.Now().Sub(s.lastRenew)))
+	defer cancel()
+	sent := s.cfg.Clock.Now()
+	next := s.record(sent)
+	var written *leaderelection.Lease
+	var err error
+	if s.lease == nil {
+		written, err = s.leases.Create(ctx, next, apiclient.WriteOptions{})
+		if apiclient.IsAlreadyExists(err) { // this identity's Lease from an earlier run
+			written, err = s.rewrite(ctx, sent)
+		}
+	} else {
+		written, err = s.leases.Update(ctx, next, apiclient.WriteOptions{})
+		if apiclient.IsConflict(err) || apiclient.IsNotFound(err) {
+			written, err = s.rewrite(ctx, sent)
+		}
+	}
+	if err != nil {
+		return s.fail(ctx, "renew Lease "+s.cfg.Namespace+"/"+s.name, err)
+	}
+	s.lease, s.lastRenew = written, sent
+	s.ok()
+	return nil
+}
+
+// rewrite reads the Lease as the server has it and writes this replica's
+// record over it (creating it if it is gone).
+func (s *Sharder) rewrite(ctx context.Context, now time.Time) (*leaderelection.Lease, error) {
+	cur, err := s.leases.Get(ctx, s.name)
+	if apiclient.IsNotFound(err) {
+		s.lease = nil
+		return s.leases.Create(ctx, s.record(now), apiclient.WriteOptions{})
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.lease = cur
+	return s.leases.Update(ctx, s.record(now), apiclient.WriteOptions{})
+}
+
+// record is the Lease to write at now: the one last written (or read), with
+// this replica's holder, duration, renewTime and claim.
+func (s *Sharder) record(now time.Time) *leaderelection.Lease {
+	var l leaderelection.Lease
+	if s.lease != nil {
+		l = *s.lease
+	} else {
+		l.APIVersion, l.Kind = "coordination.k8s.io/v1", "Lease"
+		l.Metadata = apiclient.ObjectMeta{Name: s.name, Namespace: s.cfg.Namespace}
+		l.Spec.AcquireTime = leaderelection.NewMicroTime(now)
+	}
+	labels := map[string]string{}
+	for k, v := range l.Metadata.Labels {
+		labels[k] = v
+	}
+	labels[GroupLabel] = s.cfg.Name
+	annotations := map[string]string{}
+	for k, v := range l.Metadata.Annotations {
+		annotations[k] = v
+	}
+	annotations[RangesAnnotation] = s.claimed().String()
+	l.Metadata.Labels, l.Metadata.Annotations = labels, annotations
+	l.Spec.HolderIdentity = s.cfg.Identity
+	l.Spec.LeaseDurationSeconds = int32(max(1, s.cfg.LeaseDuration/time.Second))
+	l.Spec.RenewTime = leaderelection.NewMicroTime(now)
+	return &l
+}
+
+// readMembers lists the group's Leases (a consistent read, from etcd's
+// latest state, never a cache: the claim protocol needs every write that came
+// before it) and returns the other live members' records by Lease name. A
+// Lease is live while it has a holder and this replica has seen its record
+// change within its leaseDurationSeconds; a claim it cannot parse is logged
+// and taken as the whole space, so that nobody takes over from a member whose
+// claim nobody can read.
+func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RenewDeadline)
+	defer cancel()
+	list, _, err := s.leases.List(ctx, apiclient.ListOptions{LabelSelector: GroupLabel + "=" + s.cfg.Name})
+	if err != nil {
+		return nil, s.fail(ctx, "list the members' Leases in "+s.cfg.Namespace, err)
+	}
+	now := s.cfg.Clock.Now()
+	live := map[string]observed{}
+	next := map[string]observed{}
+	for _, l := range list {
+		name := l.Metadata.Name
+		if name == s.name || l.Spec.HolderIdentity == "" {
+			continue
+		}
+		claim, err := Parse(l.Metadata.Annotations[RangesAnnotation])
+		if err != nil {
+			s.cfg.Logger.Warn("sharding: a member's Lease claims what cannot be read; taking it as everything", "lease", name, "error", err)
+			claim = Set{Full}
+		}
+		o := observed{holder: l.Spec.HolderIdentity, claim: claim, duration: time.Duration(l.Spec.LeaseDurationSeconds) * time.Second, at: now}
+		if l.Spec.RenewTime != nil {
+			o.renew = l.Spec.RenewTime.String()
+		}
+		if prev, ok := s.seen[name]; ok && prev.holder == o.holder && prev.renew == o.renew && prev.claim.Equal(o.claim) && prev.duration == o.duration {
+			o.at = prev.at
+		}
+		next[name] = o
+		switch age := now.Sub(o.at); {
+		case age < o.duration:
+			live[name] = o
+		case age > 2*o.duration:
+			// A member that crashed leaves its Lease behind; whoever sees it
+			// dead for a second lease duration deletes it. Were it alive after
+			// all (cut off, not dead), it stopped serving at its renew deadline
+			// and writes its Lease anew when it can.
+			// The precondition keeps a Lease renewed since this read.
+			pre := &apiclient.Preconditions{ResourceVersion: l.Metadata.ResourceVersion}
+			if err := s.leases.Delete(ctx, name, apiclient.DeleteOptions{Preconditions: pre}); err == nil {
+				s.cfg.Logger.Info("sharding: deleted a dead member's Lease", "lease", name, "member", o.holder)
+			}
+		}
+	}
+	s.seen = next
+	s.ok()
+	return live, nil
+}
+
+// watchLeases wakes Run whenever a member's Lease changes, so that a release
+// or a new member is acted on at once rather than at the next round. It is
+// only a wake-up: every decision reads the Leases afresh. A failed watch is
+// started again after a RetryPeriod; the rounds go on meanwhile.
+func (s *Sharder) watchLeases(ctx context.Context, wake chan<- struct{}) {
+	rc := s.cfg.Client.Resource(apiclient.Leases).Namespace(s.cfg.Namespace)
+	for ctx.Err() == nil {
+		w, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{LabelSelector: GroupLabel + "=" + s.cfg.Name}})
+		if err == nil {
+			for {
+				ev, err := w.Next()
+				if err != nil {
+					break
+				}
+				if ev.Object != nil && ev.Object.Metadata.Name == s.name {
+					continue // our own renewals
+				}
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}
+			w.Close()
+		}
+		select {
+		case <-ctx.Done():
+		case <-s.cfg.Clock.After(s.cfg.RetryPeriod):
+		}
+	}
+}
+
+// leave is a clean stop: serve nothing, wait for the reconciles running (up to
+// LeaseDuration), and delete the Lease so the others take every range at
+// their next read, which the deletion wakes. If reconciles are still running
+// at the end of the wait, the Lease is left to expire instead.
+func (s *Sharder) leave() {
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.LeaseDuration)
+	defer cancel()
+	if err := s.gate.set(ctx, nil); err != nil {
+		s.cfg.Logger.Warn("sharding: reconciles still running at shutdown; leaving the Lease to expire", "lease", s.name)
+		return
+	}
+	s.setClaim(nil)
+	if s.lease == nil {
+		return
+	}
+	if err := s.leases.Delete(ctx, s.name, apiclient.DeleteOptions{}); err != nil && !apiclient.IsNotFound(err) {
+		s.cfg.Logger.Warn("sharding: could not delete the Lease; the others take over when it expires", "lease", s.name, "error", err)
+		return
+	}
+	s.cfg.Logger.Info("sharding: left the group", "lease", s.name)
+}

@@ -1,0 +1,318 @@
+package sharding
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/metrics"
+)
+
+// Sharder is one replica's member of a group: it holds the replica's Lease,
+// reads the others', computes the assignment, hands ranges over (sharder.go's
+// round), and gates reconciles (Admit). Build it with New, make the Sources
+// of the sharded informers with Source, Run it.
+type Sharder struct {
+	cfg    Config
+	leases apiclient.Typed[leaderelection.Lease]
+	name   string // this replica's Lease
+	gate   *gate
+
+	mu        sync.Mutex
+	sources   []*Source
+	onServe   []func(newly Set)
+	members   []string
+	claim     Set
+	handovers int
+	lastErr   string
+	durations *metrics.Histogram
+
+	// Only Run's goroutine touches these.
+	lease        *leaderelection.Lease // as last written, nil before the first write
+	lastRenew    time.Time             // when the last successful write was sent
+	seen         map[string]observed   // the others' Leases, by name, as first seen unchanged
+	pendingSince time.Time             // when the target last stopped being what is served
+}
+
+// observed is another member's Lease record and when this replica first saw
+// it so: expiry is judged on this replica's clock from then, never from the
+// times written in it (leaderelection's rule).
+type observed struct {
+	holder   string
+	claim    Set
+	renew    string // the renewTime written: any change is a sign of life
+	duration time.Duration
+	at       time.Time
+}
+
+// HandoverBuckets are for hand-overs from a second (a clean stop) to a lease
+// duration and more (a crash).
+var HandoverBuckets = []float64{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60}
+
+// New checks cfg and builds a Sharder.
+func New(cfg Config) (*Sharder, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Sharder{
+		cfg:       cfg,
+		leases:    apiclient.NewTyped[leaderelection.Lease](cfg.Client.Resource(apiclient.Leases).Namespace(cfg.Namespace)),
+		name:      leaseName(cfg.Name, cfg.Identity),
+		gate:      newGate(),
+		seen:      map[string]observed{},
+		durations: metrics.NewHistogram(HandoverBuckets),
+	}, nil
+}
+
+// Identity is this replica's name among the members.
+func (s *Sharder) Identity() string { return s.cfg.Identity }
+
+// Key is what objects are sharded by.
+func (s *Sharder) Key() Key { return s.cfg.Key }
+
+// OnServe registers fn, called with the ranges this replica has just begun to
+// serve, after their lists are in the caches: the Manager queues their objects
+// for reconciling there. Register before Run.
+func (s *Sharder) OnServe(fn func(newly Set)) {
+	s.mu.Lock()
+	s.onServe = append(s.onServe, fn)
+	s.mu.Unlock()
+}
+
+// Admit asks whether obj may be reconciled now; if so, the reconcile must call
+// release when it is over, and until then no range of obj's is handed over. A
+// nil obj (not in the cache) is never admitted.
+func (s *Sharder) Admit(obj *apiclient.Object) (release func(), ok bool) {
+	if obj == nil {
+		return nil, false
+	}
+	return s.gate.admit(Hash(s.cfg.Key.Of(obj)))
+}
+
+// Owns reports whether obj is in the ranges served now.
+func (s *Sharder) Owns(obj *apiclient.Object) bool {
+	return s.gate.get().Contains(Hash(s.cfg.Key.Of(obj)))
+}
+
+// Status is what a Sharder knows, for metrics and /readyz.
+type Status struct {
+	Identity  string
+	Members   []string // the live members, this one included, sorted
+	Serving   Set      // the ranges reconciled now
+	Claimed   Set      // the ranges the Lease claims: Serving and those being taken over
+	Handovers int      // ranges taken over (each change of Serving that grew it)
+	LastError string   // the last failed Lease request, "" after a success
+	Durations metrics.HistogramSnapshot
+	// ServerSide counts the sharded informers whose server filters for them.
+	Sources, ServerSide int
+}
+
+// Status reports the Sharder's state; safe from any goroutine.
+func (s *Sharder) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Identity: s.cfg.Identity, Members: slices.Clone(s.members), Serving: s.gate.get(), Claimed: s.claim,
+		Handovers: s.handovers, LastError: s.lastErr, Durations: s.durations.Snapshot(), Sources: len(s.sources)}
+	for _, src := range s.sources {
+		if src.ServerSide() {
+			st.ServerSide++
+		}
+	}
+	return st
+}
+
+// Run takes part in the group until ctx is done: a round every RetryPeriod, or
+// at once when a member's Lease changes (a watch wakes it). When ctx ends it
+// stops admitting reconciles, waits for those running (up to LeaseDuration),
+// and deletes its Lease, so that the others take its ranges over at once.
+func (s *Sharder) Run(ctx context.Context) error {
+	wake := make(chan struct{}, 1)
+	watchDone := make(chan struct{})
+	go func() { defer close(watchDone); s.watchLeases(ctx, wake) }() // waited for below
+	defer func() { <-watchDone }()
+	for {
+		s.round(ctx)
+		select {
+		case <-ctx.Done():
+			s.leave()
+			return nil
+		case <-wake:
+		case <-s.cfg.Clock.After(s.cfg.RetryPeriod):
+		}
+	}
+}
+
+// round is one turn of the protocol:
+//
+//  1. renew: write this replica's Lease (renewTime, the ranges it claims);
+//     past RenewDeadline without a successful write, stop serving;
+//  2. read every member's Lease; the live ones are the members;
+//  3. target: this replica's share of Assign(members);
+//  4. release what is served or claimed outside the target: stop admitting
+//     it, wait for its reconciles, then write the smaller claim;
+//  5. take over the rest of the target once no live member claims any of it:
+//     claim it, read again, and withdraw if another claimed it meanwhile;
+//     then have the caches list it, and serve it once they hold it.
+func (s *Sharder) round(ctx context.Context) {
+	if err := s.renew(ctx); err != nil {
+		if s.cfg.Clock.Now().Sub(s.lastRenew) > s.cfg.RenewDeadline && !s.gate.get().Empty() {
+			s.cfg.Logger.Warn("sharding: could not renew the Lease for the renew deadline; stopping every range", "lease", s.name, "error", err)
+			s.narrow(ctx, nil)
+		}
+		return
+	}
+	others, err := s.readMembers(ctx)
+	if err != nil {
+		return
+	}
+	target := Assign(s.memberList(others))[s.cfg.Identity]
+	served := s.gate.get()
+	if !target.Equal(served) && s.pendingSince.IsZero() {
+		s.pendingSince = s.cfg.Clock.Now()
+	}
+
+	// 4. Release.
+	if !served.Minus(target).Empty() || !s.claimed().Minus(target).Empty() {
+		if !s.narrow(ctx, served.Intersect(target)) {
+			return
+		}
+		if s.setClaim(s.claimed().Intersect(target)); s.renew(ctx) != nil {
+			return
+		}
+		s.cfg.Logger.Info("sharding: released", "ranges", served.Minus(target).String(), "serving", s.gate.get().String())
+	}
+
+	// 5. Take over.
+	served = s.gate.get()
+	if pending := target.Minus(s.claimed()); !pending.Empty() {
+		if holder := claimedBy(others, pending); holder != "" {
+			s.cfg.Logger.Debug("sharding: waiting for a member to release", "member", holder, "ranges", pending.String())
+			return
+		}
+		s.setClaim(s.claimed().Union(pending))
+		if s.renew(ctx) != nil {
+			return
+		}
+		again, err := s.readMembers(ctx)
+		if err != nil || claimedBy(again, pending) != "" {
+			// Two replicas claimed at once (their member lists differed for a
+			// moment): whoever reads the other's claim withdraws; one of them
+			// always does, since each read follows its own write.
+			s.setClaim(served)
+			_ = s.renew(ctx)
+			return
+		}
+	}
+	if target.Equal(served) {
+		s.pendingSince = time.Time{}
+		return
+	}
+	// The claim covers target and was confirmed: list it, then serve it.
+	wait, cancel := context.WithTimeout(ctx, s.cfg.RetryPeriod)
+	defer cancel()
+	for _, src := range s.sourceList() {
+		if !src.cache(wait, target) {
+			return // still listing; the next round waits again
+		}
+	}
+	_ = s.gate.set(ctx, target) // wider: returns at once
+	newly := target.Minus(served)
+	took := s.cfg.Clock.Now().Sub(s.pendingSince)
+	s.mu.Lock()
+	s.handovers++
+	s.durations.ObserveDuration(took)
+	fns := slices.Clone(s.onServe)
+	s.mu.Unlock()
+	s.pendingSince = time.Time{}
+	s.cfg.Logger.Info("sharding: serving", "ranges", target.String(), "new", newly.String(), "members", len(s.members), "took", took.Round(time.Millisecond))
+	for _, fn := range fns {
+		fn(newly)
+	}
+}
+
+// narrow stops admitting reconciles outside to and waits up to RetryPeriod for
+// those running; false if some still run (the next round waits again).
+func (s *Sharder) narrow(ctx context.Context, to Set) bool {
+	wait, cancel := context.WithTimeout(ctx, s.cfg.RetryPeriod)
+	defer cancel()
+	if err := s.gate.set(wait, to); err != nil {
+		s.cfg.Logger.Info("sharding: reconciles still running in ranges being released; waiting", "serving", to.String())
+		return false
+	}
+	if to.Empty() {
+		s.setClaim(nil) // serving nothing: claim nothing, so a later claim is confirmed afresh
+	}
+	return true
+}
+
+func (s *Sharder) claimed() Set {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.claim
+}
+
+func (s *Sharder) setClaim(c Set) {
+	s.mu.Lock()
+	s.claim = c
+	s.mu.Unlock()
+}
+
+func (s *Sharder) sourceList() []*Source {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.sources)
+}
+
+// memberList is the live members' identities with this replica's, sorted, and
+// remembered for Status.
+func (s *Sharder) memberList(others map[string]observed) []string {
+	ids := []string{s.cfg.Identity}
+	for _, o := range others {
+		ids = append(ids, o.holder)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	s.mu.Lock()
+	changed := !slices.Equal(ids, s.members)
+	s.members = ids
+	s.mu.Unlock()
+	if changed {
+		s.cfg.Logger.Info("sharding: members", "members", ids)
+	}
+	return ids
+}
+
+// claimedBy names a member whose claim overlaps rs, or "".
+func claimedBy(others map[string]observed, rs Set) string {
+	for _, o := range others {
+		if o.claim.Overlaps(rs) {
+			return o.holder
+		}
+	}
+	return ""
+}
+
+// fail notes a failed Lease request for Status; one cut short by the stop is
+// not a failure worth a warning.
+func (s *Sharder) fail(ctx context.Context, what string, err error) error {
+	err = fmt.Errorf("sharding: %s: %w", what, err)
+	if ctx.Err() != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.lastErr = err.Error()
+	s.mu.Unlock()
+	s.cfg.Logger.Warn(err.Error())
+	return err
+}
+
+func (s *Sharder) ok() {
+	s.mu.Lock()
+	s.lastErr = ""
+	s.mu.Unlock()
+}
