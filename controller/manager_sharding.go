@@ -133,7 +133,11 @@ func (m *Manager) shardReady() (string, error) {
 	if serving == "" {
 		serving = "nothing yet"
 	}
-	return fmt.Sprintf("shard %s: serving %s (%.1f%% of the hash space), %d members, %s", st.Identity, serving, 100*st.Serving.Size(), len(st.Members), filter), nil
+	members := fmt.Sprintf("%d members", len(st.Members))
+	if len(st.Members) == 1 {
+		members = "the only member"
+	}
+	return fmt.Sprintf("shard %s: serving %s (%.1f%% of the hash space), %s, %s", st.Identity, serving, 100*st.Serving.Size(), members, filter), nil
 }
 
 

@@ -72,7 +72,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 
 // listOptions are the selectors every request carries.
 func (r *Reflector) listOptions() apiclient.ListOptions {
-	return apiclient.ListOptions{LabelSelector: r.opts.LabelSelector, FieldSelector: r.opts.FieldSelector}
+	return apiclient.ListOptions{LabelSelector: r.opts.LabelSelector, FieldSelector: r.opts.FieldSelector, ShardSelector: r.opts.ShardSelector}
 }
 
 // listVersion is the resourceVersion a list asks for (see list).

@@ -19,6 +19,9 @@ type Options struct {
 	// passed to the server as they are.
 	LabelSelector string
 	FieldSelector string
+	// ShardSelector asks the server for one hash range of the collection
+	// (apiclient.ListOptions.ShardSelector); passed on every list and watch as it is.
+	ShardSelector string
 	// PageSize is the limit of each LIST page; 0 means 500, negative means no limit.
 	PageSize int64
 	// WatchList lists with a streaming list (a watch with sendInitialEvents=true)

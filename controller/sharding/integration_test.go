@@ -134,7 +134,8 @@ func (g *group) stop(id string) {
 }
 
 // settled reports whether every running replica sees all the others and no
-// more, and they serve the whole hash space between them, each its own part.
+// more, they serve the whole hash space between them, each its own part, and
+// each caches its part alone.
 func (g *group) settled() (bool, string) {
 	var union sharding.Set
 	for id, r := range g.replicas {
@@ -146,6 +147,11 @@ func (g *group) settled() (bool, string) {
 			return false, fmt.Sprintf("%s serves %v, which another serves too", id, st.Serving)
 		}
 		union = union.Union(st.Serving)
+		for _, obj := range r.inf.List() {
+			if !st.Serving.Contains(sharding.Hash(obj.Metadata.UID)) {
+				return false, fmt.Sprintf("%s caches %s, outside its ranges %v", id, obj.Key(), st.Serving)
+			}
+		}
 	}
 	if !union.Equal(sharding.Set{sharding.Full}) {
 		return false, fmt.Sprintf("the replicas serve %v", union)
@@ -205,7 +211,10 @@ func TestIntegration_no_object_is_reconciled_by_two_replicas_at_once(t *testing.
 		}
 	}()
 
+	// r00 alone serves everything; when r01 joins, r00 gives up the upper
+	// half and takes nothing: its cache must shrink all the same.
 	g.start("r00")
+	g.waitSettled("one replica")
 	g.start("r01")
 	g.waitSettled("two replicas")
 	order := []string{"r00", "r01"}

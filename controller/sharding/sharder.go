@@ -184,7 +184,8 @@ func (s *Sharder) round(ctx context.Context) {
 		if s.setClaim(s.claimed().Intersect(target)); s.renew(ctx) != nil {
 			return
 		}
-		s.cfg.Logger.Info("sharding: released", "ranges", served.Minus(target).String(), "serving", s.gate.get().String())
+		s.cfg.Logger.Info("sharding: released", "ranges", served.Minus(target).String())
+		s.logServing(nil, 0)
 	}
 
 	// 5. Take over.
@@ -210,6 +211,11 @@ func (s *Sharder) round(ctx context.Context) {
 	}
 	if target.Equal(served) {
 		s.pendingSince = time.Time{}
+		// A release leaves the caches listing more than is served: they list
+		// the target alone from now on (no need to wait for it).
+		for _, src := range s.sourceList() {
+			src.list(target)
+		}
 		return
 	}
 	// The claim covers target and was confirmed: list it, then serve it.
@@ -229,7 +235,7 @@ func (s *Sharder) round(ctx context.Context) {
 	fns := slices.Clone(s.onServe)
 	s.mu.Unlock()
 	s.pendingSince = time.Time{}
-	s.cfg.Logger.Info("sharding: serving", "ranges", target.String(), "new", newly.String(), "members", len(s.members), "took", took.Round(time.Millisecond))
+	s.logServing(newly, took)
 	for _, fn := range fns {
 		fn(newly)
 	}
@@ -248,6 +254,16 @@ func (s *Sharder) narrow(ctx context.Context, to Set) bool {
 		s.setClaim(nil) // serving nothing: claim nothing, so a later claim is confirmed afresh
 	}
 	return true
+}
+
+// logServing says what is served now, with the members it was computed from,
+// after every change: what was just taken over and how long that took, or
+// nothing new after a release.
+func (s *Sharder) logServing(newly Set, took time.Duration) {
+	s.mu.Lock()
+	members := len(s.members)
+	s.mu.Unlock()
+	s.cfg.Logger.Info("sharding: serving", "ranges", s.gate.get().String(), "new", newly.String(), "members", members, "took", took.Round(time.Millisecond))
 }
 
 func (s *Sharder) claimed() Set {

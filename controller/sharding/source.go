@@ -140,15 +140,7 @@ func (src *Source) detect(ctx context.Context, want Set) bool {
 // already), and waits until the list of want is in the informer's store (false
 // if ctx ends first; the Reflector goes on, and a later call waits again).
 func (src *Source) cache(ctx context.Context, want Set) bool {
-	src.mu.Lock()
-	if !want.Equal(src.want) {
-		src.want = want
-		src.gen++
-		close(src.changed)
-		src.changed = make(chan struct{})
-	}
-	gen := src.gen
-	src.mu.Unlock()
+	gen := src.list(want)
 	for {
 		src.mu.Lock()
 		ok, ch := src.synced >= gen, src.syncCh
@@ -162,6 +154,20 @@ func (src *Source) cache(ctx context.Context, want Set) bool {
 			return false
 		}
 	}
+}
+
+// list makes the Source list want from now on (a new Reflector, unless it
+// lists want already) and returns the generation that list belongs to.
+func (src *Source) list(want Set) uint64 {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if !want.Equal(src.want) {
+		src.want = want
+		src.gen++
+		close(src.changed)
+		src.changed = make(chan struct{})
+	}
+	return src.gen
 }
 
 // listed notes that gen's list is in the store.
