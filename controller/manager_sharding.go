@@ -140,7 +140,6 @@ func (m *Manager) shardReady() (string, error) {
 	return fmt.Sprintf("shard %s: serving %s (%.1f%% of the hash space), %s, %s", st.Identity, serving, 100*st.Serving.Size(), members, filter), nil
 }
 
-
 // Sharder is the Manager's member of its sharded group (its Status says what
 // this replica serves), nil without ManagerOptions.Sharding.
 func (m *Manager) Sharder() *sharding.Sharder { return m.sharder }

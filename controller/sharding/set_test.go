@@ -1,6 +1,7 @@
 package sharding_test
 
 import (
+	"hash/fnv"
 	"math"
 	"strings"
 	"testing"
@@ -25,6 +26,19 @@ func TestHash_puts_objects_where_the_API_server_does(t *testing.T) {
 		if got := sharding.Hash(uid) < 1<<63; got != firstHalf {
 			t.Errorf("Hash(%s) in the first half = %v, the server says %v", uid, got, firstHalf)
 		}
+	}
+}
+
+func TestHash_is_hash_fnv_New64a(t *testing.T) {
+	for _, v := range []string{"", "a", "e74b717a-3729-43ff-891b-a8b2b8a2f9bf", "kube-system"} {
+		h := fnv.New64a()
+		h.Write([]byte(v))
+		if got, want := sharding.Hash(v), h.Sum64(); got != want {
+			t.Errorf("Hash(%q) = %016x, hash/fnv says %016x", v, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { sharding.Hash("e74b717a-3729-43ff-891b-a8b2b8a2f9bf") }); n != 0 {
+		t.Errorf("Hash allocates %v times a call", n)
 	}
 }
 
