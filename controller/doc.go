@@ -123,6 +123,10 @@
 //   - Manager.Run returns only after every goroutine it started has returned. With
 //     leader election, controllers run only while this replica holds the Lease;
 //     the informers run always, so a standby takes over with a warm cache.
+//   - With sharding (ManagerOptions.Sharding, package sharding), every replica
+//     works: a controller whose own informer is Sharded reconciles only the
+//     objects of its replica's hash ranges, and never one another replica is
+//     reconciling; its Requests for objects not in its cache are skipped.
 //
 // # Compared with client-go and controller-runtime
 //

@@ -175,7 +175,10 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 		panic("controller: Manager.Informer called after Run returned")
 	}
 	opts.Name = cmp.Or(opts.Name, key.Resource)
-	opts.DeltaFIFO = opts.DeltaFIFO || m.opts.DeltaFIFO
+	// A sharded informer keeps the in-order FIFO whatever was asked: a
+	// hand-over waits for the store to stand at the new ranges' list
+	// (WaitForStoreVersion), which only the in-order FIFO's list bookmark marks.
+	opts.DeltaFIFO = (opts.DeltaFIFO || m.opts.DeltaFIFO) && !opts.Sharded
 	opts.PagedList = opts.PagedList || m.opts.PagedList
 	if opts.Trace == nil {
 		opts.Trace = m.opts.Trace

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,15 +43,15 @@ type shardReplica struct {
 	done chan error
 }
 
-func startShardReplica(t *testing.T, srv *apitest.Server, id string, w wake, reconciled func(id, key string)) *shardReplica {
+func startShardReplica(t *testing.T, srv *apitest.Server, id string, w slog.Handler, reconciled func(id, key string), transport http.RoundTripper) *shardReplica {
 	t.Helper()
-	c, err := srv.Client(apiclient.Options{})
+	c, err := srv.Client(apiclient.Options{Transport: transport})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Sharding: &sharding.Config{
 		Namespace: "ops", Name: "cms", Identity: id, Logger: slog.New(w),
-		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond,
+		LeaseDuration: 2 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -82,8 +84,8 @@ func TestManager_sharding_splits_the_work_and_hands_it_over(t *testing.T) {
 		mu.Unlock()
 		_ = w.Handle(context.Background(), slog.Record{})
 	}
-	a := startShardReplica(t, srv, "a", w, reconciled)
-	b := startShardReplica(t, srv, "b", w, reconciled)
+	a := startShardReplica(t, srv, "a", w, reconciled, nil)
+	b := startShardReplica(t, srv, "b", w, reconciled, nil)
 	defer func() {
 		for _, r := range []*shardReplica{a, b} {
 			r.stop()
@@ -161,5 +163,159 @@ func TestManager_sharding_splits_the_work_and_hands_it_over(t *testing.T) {
 			}
 		}
 		return true
+	})
+}
+
+// cut is a transport that fails every request while cut is set: the replica
+// behind it is cut off from the API server (its open watch streams go on; only
+// new requests fail, which is all the Lease protocol makes).
+type cut struct {
+	next http.RoundTripper
+	cut  atomic.Bool
+}
+
+func (c *cut) RoundTrip(r *http.Request) (*http.Response, error) {
+	if c.cut.Load() {
+		return nil, fmt.Errorf("cut off from the API server (test)")
+	}
+	return c.next.RoundTrip(r)
+}
+
+// journal is a slog.Handler that keeps the Sharders' messages in order, with
+// who said them, and wakes the test.
+type journal struct {
+	wake
+	id    string
+	mu    *sync.Mutex
+	lines *[]string
+}
+
+func (j journal) Handle(ctx context.Context, r slog.Record) error {
+	line := j.id + " " + r.Message
+	r.Attrs(func(a slog.Attr) bool { line += " " + a.String(); return true })
+	j.mu.Lock()
+	*j.lines = append(*j.lines, line)
+	j.mu.Unlock()
+	return j.wake.Handle(ctx, r)
+}
+func (j journal) WithAttrs([]slog.Attr) slog.Handler { return j }
+func (j journal) WithGroup(string) slog.Handler      { return j }
+
+// A replica cut off from the API server stops reconciling at its renew
+// deadline, before the other takes its ranges over (once its Lease has looked
+// dead for the lease duration); back, it claims its share afresh. Objects
+// change all along, and no object is reconciled by both at once.
+func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes_over(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	ctx := context.Background()
+	client, _ := srv.Client(apiclient.Options{})
+	cms := client.Resource(apiclient.ConfigMaps).Namespace("demo")
+	for i := range 20 {
+		if _, err := cms.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"cm-%02d"}}`, i)), apiclient.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uids := map[string]string{}
+	list, _ := cms.List(ctx, apiclient.ListOptions{})
+	for _, o := range list.Items {
+		uids[o.Key()] = o.Metadata.UID
+	}
+	type rec struct {
+		id, key string
+		at      time.Time
+	}
+	var mu sync.Mutex
+	var lines []string
+	var recs []rec
+	w := make(wake, 1)
+	reconciled := func(id, key string) {
+		mu.Lock()
+		recs = append(recs, rec{id, key, time.Now()})
+		mu.Unlock()
+		_ = w.Handle(context.Background(), slog.Record{})
+	}
+	bNet := &cut{next: srv.Transport()}
+	a := startShardReplica(t, srv, "a", journal{w, "a", &mu, &lines}, reconciled, nil)
+	b := startShardReplica(t, srv, "b", journal{w, "b", &mu, &lines}, reconciled, bNet)
+	defer func() {
+		bNet.cut.Store(false)
+		for _, r := range []*shardReplica{a, b} {
+			r.stop()
+			<-r.done
+		}
+	}()
+	waitUntil := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for !cond() {
+			select {
+			case <-w:
+			case <-deadline:
+				t.Fatalf("not within 20 s: %s", what)
+			}
+		}
+	}
+	halves := sharding.Assign([]string{"a", "b"})
+	waitUntil("a and b each serving half", func() bool {
+		return a.m.Sharder().Status().Serving.Equal(halves["a"]) && b.m.Sharder().Status().Serving.Equal(halves["b"])
+	})
+
+	// The objects keep changing, so both replicas keep reconciling.
+	touchCtx, stopTouching := context.WithCancel(ctx)
+	touched := make(chan struct{})
+	go func() {
+		defer close(touched)
+		for i := 0; touchCtx.Err() == nil; i++ {
+			_, _ = cms.Patch(touchCtx, fmt.Sprintf("cm-%02d", i%20), apiclient.MergePatch, []byte(fmt.Sprintf(`{"data":{"n":"%d"}}`, i)), apiclient.WriteOptions{})
+		}
+	}()
+	defer func() { stopTouching(); <-touched }()
+
+	cutAt := time.Now()
+	bNet.cut.Store(true)
+	waitUntil("a serving everything while b is cut off", func() bool { return a.m.Sharder().Status().Serving.Equal(sharding.Set{sharding.Full}) })
+	if st := b.m.Sharder().Status(); !st.Serving.Empty() || !st.Claimed.Empty() {
+		t.Errorf("b, cut off, still serves %v and claims %v", st.Serving, st.Claimed)
+	}
+	waitUntil("a reconciling b's half", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range recs {
+			if r.id == "a" && r.at.After(cutAt) && halves["b"].Contains(sharding.Hash(uids[r.key])) {
+				return true
+			}
+		}
+		return false
+	})
+	// b's last reconcile of its half came before a's first one after the cut.
+	mu.Lock()
+	var bLast, aFirst time.Time
+	for _, r := range recs {
+		if !halves["b"].Contains(sharding.Hash(uids[r.key])) || r.at.Before(cutAt) && r.id == "a" {
+			continue
+		}
+		switch {
+		case r.id == "b" && r.at.After(bLast):
+			bLast = r.at
+		case r.id == "a" && aFirst.IsZero():
+			aFirst = r.at
+		}
+	}
+	journal := strings.Join(lines, "\n")
+	mu.Unlock()
+	if bLast.IsZero() || aFirst.IsZero() || !bLast.Before(aFirst) {
+		t.Errorf("b reconciled its half last at %s, a first at %s (cut at %s): want b's before a's", bLast.Format("15:04:05.000"), aFirst.Format("15:04:05.000"), cutAt.Format("15:04:05.000"))
+	}
+	stopped := strings.Index(journal, "b sharding: could not renew")
+	took := strings.Index(journal, "a sharding: serving ranges="+sharding.Full.String())
+	if stopped < 0 || took < 0 || stopped > took {
+		t.Errorf("want b to stop before a takes over; the Sharders said:\n%s", journal)
+	}
+
+	// Back: b claims its share afresh and the two split the space again.
+	bNet.cut.Store(false)
+	waitUntil("a and b each serving half again", func() bool {
+		return a.m.Sharder().Status().Serving.Equal(halves["a"]) && b.m.Sharder().Status().Serving.Equal(halves["b"])
 	})
 }

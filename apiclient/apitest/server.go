@@ -84,6 +84,11 @@ func (s *Server) Config() *kubeconfig.Config {
 	return &kubeconfig.Config{Server: s.URL, Namespace: "default", Source: "apitest", TLS: kubeconfig.TLSConfig{CAData: ca}}
 }
 
+// Transport is what reaches the server (it speaks TLS with a certificate of
+// its own): wrap it to put faults between a client and the server, and give the
+// wrapper to Client in Options.Transport.
+func (s *Server) Transport() http.RoundTripper { return s.ts.Client().Transport }
+
 // Client returns an apiclient.Client for the server, over the test server's
 // transport unless opts gives one.
 func (s *Server) Client(opts apiclient.Options) (*apiclient.Client, error) {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -176,6 +177,7 @@ func measure(ctx context.Context, cfg config, m *controller.Manager, r *replica,
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	var settled time.Time
+	var settleCPU float64
 	var lastCached, lastInShare, lastDone int
 	lastChange := time.Now()
 	for {
@@ -197,6 +199,7 @@ func measure(ctx context.Context, cfg config, m *controller.Manager, r *replica,
 				continue
 			}
 			settled = time.Now()
+			settleCPU = cpuSeconds() // the lists and watches, before the reconciles' work
 			r.settled.Store(true)
 		}
 		inShare, done := r.progress(final)
@@ -223,8 +226,18 @@ func measure(ctx context.Context, cfg config, m *controller.Manager, r *replica,
 			LastReconcile:  r.last.UnixNano(),
 			Settled:        settled.UnixNano(),
 			HeapBytes:      ms.HeapAlloc,
+			CPUSeconds:     settleCPU,
 			ServerSide:     m.Sharder().Status().ServerSide > 0,
 			Status:         status,
 		}, nil
 	}
+}
+
+// cpuSeconds is the user and system time this process has used.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

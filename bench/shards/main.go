@@ -200,6 +200,10 @@ type result struct {
 	Settled        int64 `json:"settled_unix_ns"`
 	// HeapBytes is the live heap after a GC, with the cache full.
 	HeapBytes uint64 `json:"heap_bytes"`
+	// CPUSeconds is the process's user and system time from its start until
+	// it settled: joining, and listing its share (decoding all the objects when
+	// it filters them itself, its share alone when the server does).
+	CPUSeconds float64 `json:"cpu_seconds"`
 	// ServerSide says whether the API server filtered the list and watch for
 	// it (shardSelector) rather than the replica itself.
 	ServerSide bool `json:"server_side"`
@@ -374,8 +378,8 @@ func printReport(ctx context.Context, c *apiclient.Client, cfg config, runs []ru
 	fmt.Printf("objects: %d ConfigMaps in %s; %d workers per replica; %s a reconcile (one replica's ceiling: %.0f/s)\n\n",
 		cfg.objects, cfg.namespace, cfg.workers, cfg.delay, float64(cfg.workers)/cfg.delay.Seconds())
 
-	fmt.Println("| replicas | reconciles/s | × of 1 replica | scaling efficiency | heap per replica (MiB, max) | heap ÷ 1-replica heap | cached objects per replica (max) | filter | settled after |")
-	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+	fmt.Println("| replicas | reconciles/s | × of 1 replica | scaling efficiency | heap per replica (MiB, max) | heap ÷ 1-replica heap | CPU s to settle, per replica (max) | cached objects per replica (max) | filter | settled after |")
+	fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 	var base *summary // one replica's, the yardstick; nil if -replicas has no 1
 	for _, r := range runs {
 		if r.n == 1 {
@@ -397,8 +401,8 @@ func printReport(ctx context.Context, c *apiclient.Client, cfg config, runs []ru
 		if len(s.warnings) > 0 {
 			mark = " ⚠"
 		}
-		fmt.Printf("| %d%s | %.0f | %s | %s | %.1f | %s | %d | %s | %.1f s |\n",
-			r.n, mark, s.rate, ratio, eff, mib(s.heapMax), heapRatio, s.cachedMax, s.filter, s.settle.Seconds())
+		fmt.Printf("| %d%s | %.0f | %s | %s | %.1f | %s | %.2f | %d | %s | %.1f s |\n",
+			r.n, mark, s.rate, ratio, eff, mib(s.heapMax), heapRatio, s.cpuMax, s.cachedMax, s.filter, s.settle.Seconds())
 	}
 
 	// The raw numbers, and what looks wrong in them.
@@ -415,6 +419,9 @@ func printReport(ctx context.Context, c *apiclient.Client, cfg config, runs []ru
 		for _, w := range s.warnings {
 			fmt.Printf("  warning: %s\n", w)
 		}
+		for _, n := range s.notes {
+			fmt.Printf("  note: %s\n", n)
+		}
 	}
 }
 
@@ -423,10 +430,12 @@ type summary struct {
 	rate                 float64 // reconciles a second, all replicas together
 	span, settle         time.Duration
 	heapMax, heapMedian  uint64
+	cpuMax               float64
 	cachedMax, cachedSum int
 	reconciledSum        int
 	filter               string
 	warnings             []string
+	notes                []string
 }
 
 func summarize(r run, objects int) summary {
@@ -441,6 +450,7 @@ func summarize(r run, objects int) summary {
 		last = max(last, res.LastReconcile)
 		settled = max(settled, res.Settled)
 		heaps = append(heaps, res.HeapBytes)
+		s.cpuMax = max(s.cpuMax, res.CPUSeconds)
 		s.cachedMax = max(s.cachedMax, res.Cached)
 		s.cachedSum += res.Cached
 		s.reconciledSum += res.Reconciled
@@ -451,7 +461,10 @@ func summarize(r run, objects int) summary {
 			s.warnings = append(s.warnings, fmt.Sprintf("%s caches %d objects outside its share", res.Identity, res.Cached-res.InShare))
 		}
 		if res.Reconciles > res.Reconciled {
-			s.warnings = append(s.warnings, fmt.Sprintf("%s reconciled %d objects more than once", res.Identity, res.Reconciles-res.Reconciled))
+			// Not a fault: one replica reconciling an object twice (an add that
+			// reached its queue after the hand-over had queued the object) is a
+			// level-based reconcile's repeat, not two replicas at once.
+			s.notes = append(s.notes, fmt.Sprintf("%s reconciled %d objects twice", res.Identity, res.Reconciles-res.Reconciled))
 		}
 	}
 	slices.Sort(heaps)

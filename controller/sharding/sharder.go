@@ -160,8 +160,13 @@ func (s *Sharder) Run(ctx context.Context) error {
 //     then have the caches list it, and serve it once they hold it.
 func (s *Sharder) round(ctx context.Context) {
 	if err := s.renew(ctx); err != nil {
-		if s.cfg.Clock.Now().Sub(s.lastRenew) > s.cfg.RenewDeadline && !s.gate.get().Empty() {
+		if s.cfg.Clock.Now().Sub(s.lastRenew) > s.cfg.RenewDeadline && (!s.claimed().Empty() || !s.gate.get().Empty()) {
 			s.cfg.Logger.Warn("sharding: could not renew the Lease for the renew deadline; stopping every range", "lease", s.name, "error", err)
+			// Forget the claim at once, drained or not: the others take its
+			// ranges once the Lease has looked dead to them for LeaseDuration,
+			// so whatever this replica serves again, it must claim and confirm
+			// afresh, never resume on an old claim.
+			s.setClaim(nil)
 			s.narrow(ctx, nil)
 		}
 		return
