@@ -63,6 +63,10 @@ func runRun(ctx context.Context, s *session) error {
 	if err := setup(ctx, s, m, cfg); err != nil {
 		return err
 	}
+	if sh := m.Sharder(); sh != nil {
+		fmt.Fprintf(s.env.Stderr, "kubewire run: sharing the work with every replica run with --shards: this one is %q, each holds a Lease %s-shard-IDENTITY in namespace %q\n",
+			sh.Identity(), opts.Sharding.Name, opts.Sharding.Namespace)
+	}
 	pageCtx, stopPage := context.WithCancel(ctx)
 	served := page.serve(pageCtx, m) // the page, while m runs
 	err = m.Run(ctx)

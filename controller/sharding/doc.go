@@ -87,7 +87,9 @@
 //     the same rate, and on no replica stalling (a GC pause, a frozen VM) for
 //     longer than LeaseDuration − RenewDeadline, the same assumptions as
 //     leader election, which is not fencing either: keep reconciles
-//     idempotent and writes conditional.
+//     idempotent and writes conditional. A reconcile that runs on past its
+//     replica's renew deadline (one that ignores its context) is the one case
+//     the gate cannot hold: the replica forgets its claim at the deadline.
 //   - A replica that cannot renew its Lease for RenewDeadline stops serving
 //     (and forgets its claim); the others count it gone only after its Lease
 //     has not changed for LeaseDuration. With the defaults that leaves 5 s.
