@@ -324,3 +324,106 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 		return a.m.Sharder().Status().Serving.Equal(halves["a"]) && b.m.Sharder().Status().Serving.Equal(halves["b"])
 	})
 }
+
+// holdLists is a transport that holds every LIST of ConfigMaps until release
+// is closed: the replica behind it has claimed a range whose list it has not
+// yet been given.
+type holdLists struct {
+	next    http.RoundTripper
+	release chan struct{}
+}
+
+func (h holdLists) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/configmaps") && r.URL.Query().Get("watch") == "" {
+		select {
+		case <-h.release:
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+	}
+	return h.next.RoundTrip(r)
+}
+
+// The objects of a range are reconciled when the replica begins to serve it,
+// even when their adds reached the controller before that (and were refused,
+// since the range was not served yet). Here the order is forced: the Sharder's
+// clock is fake, so after the round that timed out waiting for the held list no
+// other round runs until the test steps the clock, after every refusal.
+func TestManager_sharding_reconciles_objects_cached_before_their_range_was_served(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	ctx := context.Background()
+	admin, _ := srv.Client(apiclient.Options{})
+	for i := range 5 {
+		if _, err := admin.Resource(apiclient.ConfigMaps).Namespace("demo").Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"cm-%d"}}`, i)), apiclient.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hold := holdLists{next: srv.Transport(), release: make(chan struct{})}
+	c, err := srv.Client(apiclient.Options{Transport: hold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := apitest.NewClock()
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Sharding: &sharding.Config{
+		Namespace: "ops", Name: "cms", Identity: "a", Logger: quiet, Clock: clock,
+		LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped, reconciled := make(chan string, 10), make(chan string, 10)
+	ctrl := controller.New("cms", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+		reconciled <- req.String()
+		return controller.Result{}, nil
+	}), controller.Options{Log: quiet, Trace: func(line string) {
+		if strings.HasPrefix(line, "controller skip ") {
+			skipped <- line
+		}
+	}})
+	ctrl.Watch(m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "demo", Sharded: true}), nil)
+	m.Add(ctrl)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- m.Run(runCtx) }()
+	released := false
+	defer func() {
+		if !released {
+			close(hold.release)
+		}
+		stop()
+		<-done
+	}()
+	within := func(what string, ch <-chan string, n int) map[string]bool {
+		t.Helper()
+		seen := map[string]bool{}
+		deadline := time.After(20 * time.Second)
+		for len(seen) < n {
+			select {
+			case s := <-ch:
+				seen[s] = true
+			case <-deadline:
+				t.Fatalf("not within 20 s: %s (%d of %d)", what, len(seen), n)
+			}
+		}
+		return seen
+	}
+
+	// The first round claims everything, times out waiting for the held list,
+	// and waits on the fake clock for the next round. Then the list arrives:
+	// the informer syncs, the controller starts, and every add is refused.
+	clock.BlockUntilWaiters(1)
+	close(hold.release)
+	released = true
+	within("5 adds refused before the range is served", skipped, 5)
+	select {
+	case key := <-reconciled:
+		t.Fatalf("%s reconciled before its range was served", key)
+	default:
+	}
+
+	// The next round finds the list cached and serves the range: its five
+	// objects are reconciled though no event of theirs comes again.
+	clock.Step(300 * time.Millisecond)
+	within("the 5 objects reconciled once their range is served", reconciled, 5)
+}
