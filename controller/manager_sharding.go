@@ -115,7 +115,7 @@ func (m *Manager) shardMetrics() {
 	m.reg.GaugeFunc("kubewire_shard_objects_owned", "Cached objects of sharded informers in the ranges this replica reconciles.", l, func() float64 { return float64(m.ownedObjects()) })
 	m.reg.GaugeFunc("kubewire_shard_server_side", "Sharded informers whose API server filters for them (shardSelector), not this replica.", l, func() float64 { return float64(sh.Status().ServerSide) })
 	m.reg.CounterFunc("kubewire_shard_handovers_total", "Times this replica began to serve ranges it did not serve before.", l, func() float64 { return float64(sh.Status().Handovers) })
-	m.reg.HistogramFunc("kubewire_shard_handover_duration_seconds", "From the membership change that moved ranges to this replica to its first reconcile of them.", l, func() metrics.HistogramSnapshot { return sh.Status().Durations })
+	m.reg.HistogramFunc("kubewire_shard_handover_duration_seconds", "From the membership change that moved ranges to this replica (a join or clean stop when seen, a dead member's last renewal seen) until it serves them, their list cached.", l, func() metrics.HistogramSnapshot { return sh.Status().Durations })
 }
 
 // shardReady is /readyz's word on sharding: which ranges this replica serves,

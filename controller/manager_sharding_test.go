@@ -281,6 +281,11 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 	if st := b.m.Sharder().Status(); !st.Serving.Empty() || !st.Claimed.Empty() {
 		t.Errorf("b, cut off, still serves %v and claims %v", st.Serving, st.Claimed)
 	}
+	// a's take-over is timed from b's last renewal it saw, so it took at
+	// least the lease duration (4 s), not the moment a counted b gone.
+	if d := a.m.Sharder().Status().Durations; d.Count == 0 || d.Count == bucketCount(t, d, 2.5) {
+		t.Errorf("a's hand-overs %+v: want one above 4 s, the lease duration b's crash cost", d)
+	}
 	waitUntil("a reconciling b's half", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -426,4 +431,16 @@ func TestManager_sharding_reconciles_objects_cached_before_their_range_was_serve
 	// objects are reconciled though no event of theirs comes again.
 	clock.Step(300 * time.Millisecond)
 	within("the 5 objects reconciled once their range is served", reconciled, 5)
+}
+
+// bucketCount is how many of h's observations were at most le.
+func bucketCount(t *testing.T, h metrics.HistogramSnapshot, le float64) uint64 {
+	t.Helper()
+	for _, b := range h.Buckets {
+		if b.UpperBound == le {
+			return b.Count
+		}
+	}
+	t.Fatalf("no bucket le=%v in %+v", le, h)
+	return 0
 }

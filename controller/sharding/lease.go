@@ -132,6 +132,19 @@ func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) 
 			}
 		}
 	}
+	// Members live at the last read whose Leases are still there but dead
+	// now: the hand-over they cause is timed from their last renewal seen.
+	s.lostAt = time.Time{}
+	for name := range s.live {
+		o, there := next[name]
+		if _, still := live[name]; there && !still && (s.lostAt.IsZero() || o.at.Before(s.lostAt)) {
+			s.lostAt = o.at
+		}
+	}
+	s.live = map[string]bool{}
+	for name := range live {
+		s.live[name] = true
+	}
 	s.seen = next
 	s.ok()
 	return live, nil

@@ -35,6 +35,8 @@ type Sharder struct {
 	lease        *leaderelection.Lease // as last written, nil before the first write
 	lastRenew    time.Time             // when the last successful write was sent
 	seen         map[string]observed   // the others' Leases, by name, as first seen unchanged
+	live         map[string]bool       // the others' Leases live at the last read
+	lostAt       time.Time             // the last read's newly dead members were last seen renewing then (the earliest), else zero
 	pendingSince time.Time             // when the target last stopped being what is served
 }
 
@@ -102,12 +104,12 @@ func (s *Sharder) Owns(obj *apiclient.Object) bool {
 // Status is what a Sharder knows, for metrics and /readyz.
 type Status struct {
 	Identity  string
-	Members   []string // the live members, this one included, sorted
-	Serving   Set      // the ranges reconciled now
-	Claimed   Set      // the ranges the Lease claims: Serving and those being taken over
-	Handovers int      // ranges taken over (each change of Serving that grew it)
-	LastError string   // the last failed Lease request, "" after a success
-	Durations metrics.HistogramSnapshot
+	Members   []string                  // the live members, this one included, sorted
+	Serving   Set                       // the ranges reconciled now
+	Claimed   Set                       // the ranges the Lease claims: Serving and those being taken over
+	Handovers int                       // ranges taken over (each change of Serving that grew it)
+	LastError string                    // the last failed Lease request, "" after a success
+	Durations metrics.HistogramSnapshot // hand-overs, from the membership change (a dead member: its last renewal seen) to serving
 	// ServerSide counts the sharded informers whose server filters for them.
 	Sources, ServerSide int
 }
@@ -178,7 +180,14 @@ func (s *Sharder) round(ctx context.Context) {
 	target := Assign(s.memberList(others))[s.cfg.Identity]
 	served := s.gate.get()
 	if !target.Equal(served) && s.pendingSince.IsZero() {
+		// A hand-over is timed from the membership change that caused it: a
+		// join or a clean stop is seen at once (the watch wakes this round),
+		// but a member that died changed the assignment when it last renewed,
+		// a lease duration before this replica counts it gone.
 		s.pendingSince = s.cfg.Clock.Now()
+		if !s.lostAt.IsZero() {
+			s.pendingSince = s.lostAt
+		}
 	}
 
 	// 4. Release.
