@@ -63,7 +63,11 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		writeStatus(w, code, reasonFor(code), "%v", err)
+		reason := reasonFor(code)
+		if e, ok := err.(reasonError); ok {
+			reason = e.reason
+		}
+		writeStatus(w, code, reason, "%v", err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -101,7 +105,7 @@ func (l *liveState) create(t target, o object) ([]byte, int, error) {
 	ns, _ := m["namespace"].(string)
 	coll := l.collection(t.collection())
 	if _, ok := coll[key(ns, name)]; ok {
-		return nil, http.StatusConflict, fmt.Errorf("%s %q already exists", t.collection(), name)
+		return nil, http.StatusConflict, reasonError{"AlreadyExists", fmt.Errorf("%s %q already exists", t.collection(), name)}
 	}
 	m["uid"] = randomUID()
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
@@ -244,4 +248,12 @@ func generationOf(o object) int64 {
 func finalizersOf(o object) []any {
 	f, _ := o.meta()["finalizers"].([]any)
 	return f
+}
+
+// reasonError is an error whose Status reason is not its code's usual one: a
+// real API server answers a Create of a name taken with 409 AlreadyExists, not
+// 409 Conflict, and clients tell the two apart.
+type reasonError struct {
+	reason string
+	error
 }

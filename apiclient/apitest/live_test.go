@@ -22,8 +22,8 @@ func TestLive_create_get_patch_update_delete(t *testing.T) {
 	if created.Metadata.UID == "" || created.Metadata.ResourceVersion != "2" || created.Metadata.Namespace != "demo" {
 		t.Fatalf("created %+v", created.Metadata)
 	}
-	if _, err := rc.Create(ctx, []byte(`{"metadata":{"name":"web"}}`), apiclient.WriteOptions{}); !apiclient.IsAlreadyExists(err) && !apiclient.IsConflict(err) {
-		t.Fatalf("second create: %v, want a conflict", err)
+	if _, err := rc.Create(ctx, []byte(`{"metadata":{"name":"web"}}`), apiclient.WriteOptions{}); !apiclient.IsAlreadyExists(err) {
+		t.Fatalf("second create: %v, want 409 AlreadyExists", err)
 	}
 	patched, err := rc.Patch(ctx, "web", apiclient.StrategicMergePatch, []byte(`{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"now"}}}`), apiclient.WriteOptions{FieldManager: "kubewire"})
 	if err != nil {

@@ -30,9 +30,9 @@ type Config struct {
 	Key Key
 	// LeaseDuration, RenewDeadline and RetryPeriod are leader election's, with
 	// its defaults (15 s, 10 s, 2 s) and its rule LeaseDuration > RenewDeadline >
-	// RetryPeriod·1.2: a member that has not renewed its Lease for RenewDeadline
-	// stops reconciling, and the others take its ranges only after they have seen
-	// its Lease unchanged for LeaseDuration.
+	// RetryPeriod·1.2: a member whose Lease has not been renewed for
+	// RenewDeadline admits no new reconcile, and the others take its ranges only
+	// after they have seen its Lease unchanged for LeaseDuration.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// Clock is the time source; nil means the wall clock.
 	Clock apiclient.Clock
@@ -96,19 +96,26 @@ func cmpOr(d, def time.Duration) time.Duration {
 	return d
 }
 
-// leaseName is the member's Lease: "<group>-shard-<identity>", the identity
-// lowercased and every character a name may not hold made '-'
-// (DefaultIdentity's underscore, a host name's capitals).
+// leaseName is the member's Lease: "<group>-shard-<identity>". An identity
+// that is not a valid name as it stands (DefaultIdentity's underscore, a host
+// name's capitals, too long) is lowercased, every other character a name may
+// not hold made '-', and followed by 8 hex digits of its own hash: "Pod" and
+// "pod" are two members and must not share one Lease.
 func leaseName(group, identity string) string {
+	prefix := group + "-shard-"
 	b := []byte(strings.ToLower(identity))
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
 			b[i] = '-'
 		}
 	}
-	name := group + "-shard-" + strings.Trim(string(b), "-.")
-	if len(name) > 253 {
-		name = name[:253]
+	clean := strings.Trim(string(b), "-.")
+	if clean == identity && len(prefix)+len(clean) <= 253 {
+		return prefix + clean
 	}
-	return strings.TrimRight(name, "-.")
+	suffix := fmt.Sprintf("-%08x", uint32(Hash(identity)))
+	if keep := 253 - len(prefix) - len(suffix); len(clean) > keep {
+		clean = strings.TrimRight(clean[:keep], "-.")
+	}
+	return prefix + clean + suffix
 }

@@ -62,7 +62,8 @@
 //	read    LIST the group's Leases, a consistent read from etcd (no cache)
 //	target  its part of Assign(live members)
 //	release ranges served or claimed outside target: stop admitting their
-//	        reconciles, wait for those running, then write the smaller claim
+//	        reconciles, wait for those running (a RetryPeriod at most; the
+//	        next round waits again), then write the smaller claim
 //	take    ranges of target not yet claimed, once no live member claims any
 //	        of them: write the claim, LIST again, withdraw if another live
 //	        member claims any of them now; else let the caches list target,
@@ -87,12 +88,18 @@
 //     the same rate, and on no replica stalling (a GC pause, a frozen VM) for
 //     longer than LeaseDuration − RenewDeadline, the same assumptions as
 //     leader election, which is not fencing either: keep reconciles
-//     idempotent and writes conditional. A reconcile that runs on past its
-//     replica's renew deadline (one that ignores its context) is the one case
-//     the gate cannot hold: the replica forgets its claim at the deadline.
-//   - A replica that cannot renew its Lease for RenewDeadline stops serving
-//     (and forgets its claim); the others count it gone only after its Lease
-//     has not changed for LeaseDuration. With the defaults that leaves 5 s.
+//     idempotent and writes conditional. The one case the gate cannot hold
+//     is a reconcile still running when its replica's renew deadline passes:
+//     from then on the gate admits nothing, but it stops nothing already
+//     running, and LeaseDuration − RenewDeadline later another replica may
+//     take the range. Keep reconciles shorter than that (a ReconcileTimeout
+//     under 5 s with the defaults).
+//   - A replica whose last successful renewal was sent RenewDeadline ago
+//     admits no reconcile: the gate reads the clock itself, so a round stuck
+//     in a slow request cannot put it off. Its next round forgets its claim.
+//     The others count it gone only after its Lease has not changed for
+//     LeaseDuration (written rounded up to whole seconds). With the defaults
+//     that leaves 5 s.
 //   - After a crash the dead member's ranges are served again within
 //     LeaseDuration, plus one RetryPeriod, plus the time to list them (kill -9
 //     of one of three replicas, 300 Foos: 15.2 s from the kill to the last of
@@ -102,7 +109,7 @@
 //     replica that gives ranges up lists its smaller set again.
 //
 // A network partition: a replica cut off from the API server can neither
-// renew nor be seen renewing. It stops reconciling at RenewDeadline; the
+// renew nor be seen renewing. It admits no reconcile from RenewDeadline on; the
 // others drop it from the members LeaseDuration after they last saw its Lease
 // change and split the space without it. When it is back it writes an empty
 // claim and takes its new share through the same protocol. Replicas that

@@ -3,6 +3,7 @@ package sharding
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // gate is where a reconcile asks whether this replica may reconcile an object
@@ -11,9 +12,15 @@ import (
 // has finished. Reconciles admitted after see the new set at once, so a
 // replica under steady load still drains: only the reconciles of older epochs
 // are waited for.
+//
+// The gate also admits nothing once the Lease's last successful renewal is
+// RenewDeadline old (until), whatever the Sharder is doing at that moment: a
+// replica stuck in a slow request still stops at its deadline, and the others
+// wait LeaseDuration.
 type gate struct {
 	mu       sync.Mutex
 	served   Set
+	until    time.Time // admit nothing from then on; zero: nothing renewed yet
 	epoch    uint64
 	inflight map[uint64]int // epoch → reconciles admitted in it and running
 	drained  chan struct{}  // closed when no reconcile of an older epoch runs; nil when nobody waits
@@ -21,12 +28,12 @@ type gate struct {
 
 func newGate() *gate { return &gate{inflight: map[uint64]int{}} }
 
-// admit reports whether h is served; if so the caller must call the release it
-// returns when the reconcile is over.
-func (g *gate) admit(h uint64) (release func(), ok bool) {
+// admit reports whether h is served at now; if so the caller must call the
+// release it returns when the reconcile is over.
+func (g *gate) admit(h uint64, now time.Time) (release func(), ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.served.Contains(h) {
+	if !g.served.Contains(h) || !now.Before(g.until) {
 		return nil, false
 	}
 	e := g.epoch
@@ -57,18 +64,17 @@ func (g *gate) older() int {
 	return n
 }
 
-// set makes s the served set, and waits until the reconciles admitted under an
-// older, wider set have finished, or ctx ends (its error: some may still run,
-// so the caller must not hand their ranges over yet). Widening a set nobody
-// narrowed returns at once.
-func (g *gate) set(ctx context.Context, s Set) error {
+// narrow makes s the served set, and waits until the reconciles admitted
+// under an older, wider set have finished, or ctx ends (its error: some may
+// still run, so the caller must not hand their ranges over yet). It waits for
+// every reconcile of an older epoch, not only of this narrowing: a narrowing
+// whose wait timed out is finished by the next call.
+func (g *gate) narrow(ctx context.Context, s Set) error {
 	g.mu.Lock()
 	if !g.served.Minus(s).Empty() {
 		g.epoch++
 	}
 	g.served = s
-	// Wait for every reconcile of an older epoch, not only of this narrowing:
-	// a narrowing whose wait timed out is finished by the next call.
 	if g.older() == 0 {
 		g.mu.Unlock()
 		return nil
@@ -84,6 +90,25 @@ func (g *gate) set(ctx context.Context, s Set) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// widen makes s, which the Sharder has claimed and confirmed, the served set,
+// at once. It does not wait for reconciles of an earlier narrowing that timed
+// out: their ranges are still claimed (a claim shrinks only after its drain),
+// and the next narrowing waits for them.
+func (g *gate) widen(s Set) {
+	g.mu.Lock()
+	g.served = s
+	g.mu.Unlock()
+}
+
+// renewed moves the deadline after which nothing is admitted.
+func (g *gate) renewed(until time.Time) {
+	g.mu.Lock()
+	if until.After(g.until) {
+		g.until = until
+	}
+	g.mu.Unlock()
 }
 
 // get is the served set now.

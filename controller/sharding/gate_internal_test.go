@@ -4,26 +4,36 @@ import (
 	"context"
 	"testing"
 	"testing/synctest"
+	"time"
 )
+
+// at is when the gate tests admit; their Lease was renewed until an hour later.
+var at = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func servingEverything() *gate {
+	g := newGate()
+	g.renewed(at.Add(time.Hour))
+	g.widen(Set{Full})
+	return g
+}
 
 // Narrowing the served set waits for the reconciles admitted before it, and
 // only those: one admitted after the narrowing does not hold it up.
 func TestGate_narrowing_waits_for_the_reconciles_already_running(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newGate()
-		_ = g.set(context.Background(), Set{Full})
-		release, ok := g.admit(1)
+		g := servingEverything()
+		release, ok := g.admit(1, at)
 		if !ok {
 			t.Fatal("hash 1 not admitted while serving everything")
 		}
 		narrowed := make(chan error, 1)
-		go func() { narrowed <- g.set(context.Background(), Set{{First: 100, Last: 200}}) }()
+		go func() { narrowed <- g.narrow(context.Background(), Set{{First: 100, Last: 200}}) }()
 		synctest.Wait() // the narrowing is now waiting, or done
 
-		if _, ok := g.admit(1); ok {
+		if _, ok := g.admit(1, at); ok {
 			t.Fatal("hash 1 admitted after narrowing to 100-200")
 		}
-		later, ok := g.admit(150)
+		later, ok := g.admit(150, at)
 		if !ok {
 			t.Fatal("hash 150 refused after narrowing to 100-200")
 		}
@@ -41,19 +51,62 @@ func TestGate_narrowing_waits_for_the_reconciles_already_running(t *testing.T) {
 }
 
 func TestGate_narrowing_gives_up_when_its_context_ends(t *testing.T) {
-	g := newGate()
-	_ = g.set(context.Background(), Set{Full})
-	release, _ := g.admit(7)
+	g := servingEverything()
+	release, _ := g.admit(7, at)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := g.set(ctx, nil); err == nil {
+	if err := g.narrow(ctx, nil); err == nil {
 		t.Fatal("narrowing returned nil with a reconcile still running")
 	}
 	// The next call waits again for the same reconcile.
 	done := make(chan error)
-	go func() { done <- g.set(context.Background(), nil) }()
+	go func() { done <- g.narrow(context.Background(), nil) }()
 	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Past the renew deadline nothing is admitted, in a served range or not: the
+// others count this replica gone LeaseDuration after its last renewal.
+func TestGate_admits_nothing_from_the_renew_deadline_on(t *testing.T) {
+	g := servingEverything()
+	if _, ok := g.admit(7, at.Add(time.Hour-time.Nanosecond)); !ok {
+		t.Fatal("refused before the deadline")
+	}
+	if _, ok := g.admit(7, at.Add(time.Hour)); ok {
+		t.Fatal("admitted at the deadline")
+	}
+	g.renewed(at.Add(2 * time.Hour))
+	if _, ok := g.admit(7, at.Add(time.Hour)); !ok {
+		t.Fatal("refused after a renewal moved the deadline")
+	}
+}
+
+// Widening never waits, even while reconciles of a narrowing that timed out
+// still run: the Sharder's round, which renews the Lease, must not block on
+// a slow reconcile. The next narrowing still waits for them.
+func TestGate_widening_returns_at_once_while_an_old_reconcile_runs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := servingEverything()
+		release, _ := g.admit(7, at)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := g.narrow(ctx, Set{{First: 100, Last: 200}}); err == nil {
+			t.Fatal("narrowing returned nil with a reconcile running")
+		}
+		g.widen(Set{Full}) // returns: nothing to wait for
+		narrowed := make(chan error, 1)
+		go func() { narrowed <- g.narrow(context.Background(), nil) }()
+		synctest.Wait()
+		select {
+		case err := <-narrowed:
+			t.Fatalf("narrowing returned (%v) while the old reconcile runs", err)
+		default:
+		}
+		release()
+		if err := <-narrowed; err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -12,7 +12,10 @@ import (
 // the ranges it claims in the RangesAnnotation. It creates the Lease the first
 // time, and updates it at the resourceVersion it last wrote after that; when
 // someone else wrote it meanwhile (Conflict), it reads it and writes again.
-// Each request is bounded by what is left of the renew deadline.
+// Its requests share one timeout: what is left of the renew deadline, and at
+// least a RetryPeriod, so that a replica past its deadline can still come
+// back. A success moves the gate's deadline to RenewDeadline after the write
+// was sent; the gate admits nothing past it, however long a request takes.
 func (s *Sharder) renew(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, max(s.cfg.RetryPeriod, s.cfg.RenewDeadline-s.cfg.Clock.Now().Sub(s.lastRenew)))
 	defer cancel()
@@ -35,6 +38,7 @@ func (s *Sharder) renew(ctx context.Context) error {
 		return s.fail(ctx, "renew Lease "+s.cfg.Namespace+"/"+s.name, err)
 	}
 	s.lease, s.lastRenew = written, sent
+	s.gate.renewed(sent.Add(s.cfg.RenewDeadline))
 	s.ok()
 	return nil
 }
@@ -77,7 +81,9 @@ func (s *Sharder) record(now time.Time) *leaderelection.Lease {
 	annotations[RangesAnnotation] = s.claimed().String()
 	l.Metadata.Labels, l.Metadata.Annotations = labels, annotations
 	l.Spec.HolderIdentity = s.cfg.Identity
-	l.Spec.LeaseDurationSeconds = int32(max(1, s.cfg.LeaseDuration/time.Second))
+	// Rounded up: the others must not count this replica gone sooner than
+	// LeaseDuration.
+	l.Spec.LeaseDurationSeconds = int32((s.cfg.LeaseDuration + time.Second - 1) / time.Second)
 	l.Spec.RenewTime = leaderelection.NewMicroTime(now)
 	return &l
 }
@@ -182,15 +188,27 @@ func (s *Sharder) watchLeases(ctx context.Context, wake chan<- struct{}) {
 }
 
 // leave is a clean stop: serve nothing, wait for the reconciles running (up to
-// LeaseDuration), and delete the Lease so the others take every range at
-// their next read, which the deletion wakes. If reconciles are still running
-// at the end of the wait, the Lease is left to expire instead.
+// LeaseDuration, renewing the Lease meanwhile so that its claim holds while
+// they run), and delete the Lease so the others take every range at their
+// next read, which the deletion wakes. If reconciles are still running at the
+// end of the wait, the Lease is left to expire instead.
 func (s *Sharder) leave() {
 	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.LeaseDuration)
 	defer cancel()
-	if err := s.gate.set(ctx, nil); err != nil {
-		s.cfg.Logger.Warn("sharding: reconciles still running at shutdown; leaving the Lease to expire", "lease", s.name)
-		return
+	for {
+		wait, stop := context.WithTimeout(ctx, s.cfg.RetryPeriod)
+		err := s.gate.narrow(wait, nil)
+		stop()
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			s.cfg.Logger.Warn("sharding: reconciles still running at shutdown; leaving the Lease to expire", "lease", s.name)
+			return
+		}
+		if s.lease != nil {
+			_ = s.renew(ctx)
+		}
 	}
 	s.setClaim(nil)
 	if s.lease == nil {

@@ -171,10 +171,10 @@ func Parse(text string) (Set, error) {
 	if text == "" {
 		return nil, nil
 	}
-	parts := strings.Split(text, ",")
-	if len(parts) > maxRanges {
-		return nil, fmt.Errorf("shard ranges: %d ranges, more than %d", len(parts), maxRanges)
+	if n := strings.Count(text, ",") + 1; n > maxRanges { // before Split allocates them
+		return nil, fmt.Errorf("shard ranges: %d ranges, more than %d", n, maxRanges)
 	}
+	parts := strings.Split(text, ",")
 	rs := make([]Range, 0, len(parts))
 	for _, p := range parts {
 		first, last, ok := strings.Cut(p, "-")

@@ -93,7 +93,7 @@ func (s *Sharder) Admit(obj *apiclient.Object) (release func(), ok bool) {
 	if obj == nil {
 		return nil, false
 	}
-	return s.gate.admit(Hash(s.cfg.Key.Of(obj)))
+	return s.gate.admit(Hash(s.cfg.Key.Of(obj)), s.cfg.Clock.Now())
 }
 
 // Owns reports whether obj is in the ranges served now.
@@ -209,8 +209,13 @@ func (s *Sharder) round(ctx context.Context) {
 			s.cfg.Logger.Debug("sharding: waiting for a member to release", "member", holder, "ranges", pending.String())
 			return
 		}
-		s.setClaim(s.claimed().Union(pending))
+		confirmed := s.claimed()
+		s.setClaim(confirmed.Union(pending))
 		if s.renew(ctx) != nil {
+			// The write may or may not have reached the server; either way
+			// the larger claim was not confirmed by a LIST after it, so it
+			// is not this replica's: the next round claims afresh.
+			s.setClaim(confirmed)
 			return
 		}
 		again, err := s.readMembers(ctx)
@@ -240,7 +245,7 @@ func (s *Sharder) round(ctx context.Context) {
 			return // still listing; the next round waits again
 		}
 	}
-	_ = s.gate.set(ctx, target) // wider: returns at once
+	s.gate.widen(target)
 	newly := target.Minus(served)
 	took := s.cfg.Clock.Now().Sub(s.pendingSince)
 	s.mu.Lock()
@@ -260,7 +265,7 @@ func (s *Sharder) round(ctx context.Context) {
 func (s *Sharder) narrow(ctx context.Context, to Set) bool {
 	wait, cancel := context.WithTimeout(ctx, s.cfg.RetryPeriod)
 	defer cancel()
-	if err := s.gate.set(wait, to); err != nil {
+	if err := s.gate.narrow(wait, to); err != nil {
 		s.cfg.Logger.Info("sharding: reconciles still running in ranges being released; waiting", "serving", to.String())
 		return false
 	}

@@ -1,0 +1,176 @@
+package sharding
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/controller/leaderelection"
+)
+
+// These tests drive one Sharder's rounds by hand, on the in-memory API server
+// and a fake clock; the other members are Leases the test writes.
+
+func roundSharder(t *testing.T, srv *apitest.Server, id string, rt http.RoundTripper, clock *apitest.Clock) *Sharder {
+	t.Helper()
+	c, err := srv.Client(apiclient.Options{Transport: rt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Client: c, Namespace: "ops", Name: "g", Identity: id, Clock: clock,
+		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// member writes the Lease of another member, id, claiming claim, renewed at
+// the clock's now.
+func member(t *testing.T, s *Sharder, clock *apitest.Clock, id string, claim Set) {
+	t.Helper()
+	ctx := context.Background()
+	name := leaseName(s.cfg.Name, id)
+	l, err := s.leases.Get(ctx, name)
+	if apiclient.IsNotFound(err) {
+		l = &leaderelection.Lease{}
+		l.APIVersion, l.Kind = "coordination.k8s.io/v1", "Lease"
+		l.Metadata = apiclient.ObjectMeta{Name: name, Namespace: s.cfg.Namespace, Labels: map[string]string{GroupLabel: s.cfg.Name}}
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	l.Metadata.Annotations = map[string]string{RangesAnnotation: claim.String()}
+	l.Spec.HolderIdentity = id
+	l.Spec.LeaseDurationSeconds = 15
+	l.Spec.RenewTime = leaderelection.NewMicroTime(clock.Now())
+	if l.Metadata.ResourceVersion == "" {
+		_, err = s.leases.Create(ctx, l, apiclient.WriteOptions{})
+	} else {
+		_, err = s.leases.Update(ctx, l, apiclient.WriteOptions{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// objectIn is an object whose UID hashes into r.
+func objectIn(r Range) *apiclient.Object {
+	for i := 0; ; i++ {
+		if uid := fmt.Sprintf("uid-%d", i); r.Contains(Hash(uid)) {
+			return &apiclient.Object{Metadata: apiclient.ObjectMeta{UID: uid}}
+		}
+	}
+}
+
+// roundReturns runs one round and fails if it has not returned within 10 s
+// (its own waits are a RetryPeriod, 200 ms, each).
+func roundReturns(t *testing.T, s *Sharder, what string) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { s.round(context.Background()); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: the round has not returned in 10 s (no renewals meanwhile); serving %v", what, s.gate.get())
+	}
+}
+
+// A member joins and leaves while a reconcile of the range it would have
+// taken still runs: the release timed out, and serving the old range again
+// must not wait for that reconcile (the round would stop renewing the Lease,
+// and the others would take the range over while this replica admits it).
+func TestRound_a_join_and_leave_during_a_slow_reconcile_do_not_stop_the_rounds(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	clock := apitest.NewClock()
+	b := roundSharder(t, srv, "b", srv.Transport(), clock)
+	two := Assign([]string{"a", "b"})
+	member(t, b, clock, "a", two["a"])
+	roundReturns(t, b, "a and b")
+	release, ok := b.Admit(objectIn(two["b"][0]))
+	if !ok {
+		t.Fatalf("b serves %v; an object of its half was refused", b.gate.get())
+	}
+	defer release()
+
+	member(t, b, clock, "j", nil) // j joins: b must release part of its half, and cannot yet
+	roundReturns(t, b, "j joined")
+	if err := b.leases.Delete(context.Background(), leaseName("g", "j"), apiclient.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	roundReturns(t, b, "j left")
+	if !b.gate.get().Equal(two["b"]) {
+		t.Errorf("b serves %v, want its half %v again", b.gate.get(), two["b"])
+	}
+}
+
+// failPut fails the Nth PUT of a Lease (after the request reached nothing).
+type failPut struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (f *failPut) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/leases/") && f.n.Add(-1) == 0 {
+		return nil, errors.New("PUT failed (test)")
+	}
+	return f.next.RoundTrip(r)
+}
+
+// A claim whose write failed is not a claim: the next round must claim again
+// and confirm it by a LIST, not serve it. Here a saw {a, b} and claimed the
+// lower half, but the write failed; b meanwhile saw {a, b, c} and claimed the
+// middle third (a's Lease on the server claimed nothing); then c left.
+func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	clock := apitest.NewClock()
+	rt := &failPut{next: srv.Transport()}
+	a := roundSharder(t, srv, "a", rt, clock)
+	member(t, a, clock, "b", nil)
+	rt.n.Store(1) // a's first PUT is its claim
+	roundReturns(t, a, "a claims, the write fails")
+	if !a.gate.get().Empty() {
+		t.Fatalf("a serves %v after its claim's write failed", a.gate.get())
+	}
+
+	bClaim := Assign([]string{"a", "b", "c"})["b"]
+	member(t, a, clock, "c", nil)
+	member(t, a, clock, "b", bClaim)
+	if err := a.leases.Delete(context.Background(), leaseName("g", "c"), apiclient.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Step(time.Second)
+	member(t, a, clock, "b", bClaim)
+	roundReturns(t, a, "c left")
+	if a.gate.get().Overlaps(bClaim) {
+		t.Errorf("a serves %v, overlapping b's confirmed claim %v", a.gate.get(), bClaim)
+	}
+}
+
+// Two identities are two Leases, however they are spelled; a valid name stays
+// as it is (the Lease a user looks for is named after the identity).
+func TestLeaseName_keeps_identities_apart(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	names := map[string]string{}
+	for _, id := range []string{"r1", "pod", "Pod", "a_b", "a-b", "host_1a2b3c4d", long, long + "y"} {
+		n := leaseName("g", id)
+		if other, ok := names[n]; ok {
+			t.Errorf("%.40q and %.40q share the Lease %.60q", other, id, n)
+		}
+		names[n] = id
+		if len(n) > 253 || strings.Trim(n, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" {
+			t.Errorf("leaseName(%q) = %q: not a valid object name", id, n)
+		}
+	}
+	if n := leaseName("g", "r1"); n != "g-shard-r1" {
+		t.Errorf("leaseName(r1) = %q, want g-shard-r1", n)
+	}
+}
