@@ -81,7 +81,7 @@ type Controller struct {
 	// before each reconcile whether this replica may reconcile the Request now
 	// (manager_sharding.go).
 	primary *informer.Informer
-	admit   func(Request) (release func(), ok bool)
+	admit   func(context.Context, Request) (_ context.Context, release func(), ok bool)
 
 	stats stats
 }
@@ -233,7 +233,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		return false
 	}
 	if c.admit != nil {
-		release, ok := c.admit(req)
+		admitted, release, ok := c.admit(ctx, req)
 		if !ok {
 			// Another replica's object, or one no longer cached: a sharded
 			// controller reconciles only what its cache holds in its ranges.
@@ -243,6 +243,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 			return true
 		}
 		defer release()
+		ctx = admitted
 	}
 
 	if c.opts.Trace != nil {

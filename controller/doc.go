@@ -126,7 +126,8 @@
 //   - With sharding (ManagerOptions.Sharding, package sharding), every replica
 //     works: a controller whose own informer is Sharded reconciles only the
 //     objects of its replica's hash ranges, and never one another replica is
-//     reconciling; its Requests for objects not in its cache are skipped.
+//     reconciling; its Requests for objects not in its cache are skipped,
+//     and a Reconcile's context ends if the replica's Lease renewal lapses.
 //
 // # Compared with client-go and controller-runtime
 //

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/kubewire/kubewire/controller/informer"
@@ -31,16 +32,17 @@ func (m *Manager) shard(cfg sharding.Config) error {
 
 // admit is a sharded controller's gate: its Request is reconciled only if its
 // object is in the cache of the controller's own informer and in a range this
-// replica serves. A controller whose own informer is not sharded (or that has
-// none) is not gated: it runs on every replica.
-func (m *Manager) admit(c *Controller) func(Request) (func(), bool) {
-	return func(req Request) (func(), bool) {
+// replica serves, with a context that ends if the replica's renew deadline
+// passes. A controller whose own informer is not sharded (or that has none) is
+// not gated: it runs on every replica.
+func (m *Manager) admit(c *Controller) func(context.Context, Request) (context.Context, func(), bool) {
+	return func(ctx context.Context, req Request) (context.Context, func(), bool) {
 		inf := m.shardedPrimary(c)
 		if inf == nil {
-			return func() {}, true
+			return ctx, func() {}, true
 		}
 		obj, _ := inf.Get(req.Namespace, req.Name)
-		return m.sharder.Admit(obj)
+		return m.sharder.Admit(ctx, obj)
 	}
 }
 

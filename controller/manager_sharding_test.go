@@ -334,11 +334,15 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 // is closed: the replica behind it has claimed a range whose list it has not
 // yet been given.
 type holdLists struct {
-	next    http.RoundTripper
-	release chan struct{}
+	next      http.RoundTripper
+	release   chan struct{}
+	cutLeases *atomic.Bool // when set, every new request about Leases fails
 }
 
 func (h holdLists) RoundTrip(r *http.Request) (*http.Response, error) {
+	if h.cutLeases != nil && h.cutLeases.Load() && strings.Contains(r.URL.Path, "/leases") {
+		return nil, fmt.Errorf("cut off from the Leases (test)")
+	}
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/configmaps") && r.URL.Query().Get("watch") == "" {
 		select {
 		case <-h.release:
@@ -347,6 +351,49 @@ func (h holdLists) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	return h.next.RoundTrip(r)
+}
+
+// heldReplica runs one sharded Manager over ConfigMaps in "demo" behind hold,
+// its Sharder on the fake clock it returns, with reconcile as the controller;
+// skipped is called for every Request the gate refuses. The first round
+// claims everything, times out waiting for the held list, and waits on the
+// clock; the test releases the list (close(hold.release)) and steps the clock.
+// stop releases the list if the test has not and stops the Manager.
+func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile controller.ReconcilerFunc, skipped func()) (clock *apitest.Clock, stop func()) {
+	t.Helper()
+	c, err := srv.Client(apiclient.Options{Transport: hold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock = apitest.NewClock()
+	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Sharding: &sharding.Config{
+		Namespace: "ops", Name: "cms", Identity: "a", Logger: quiet, Clock: clock,
+		LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctrl := controller.New("cms", reconcile, controller.Options{Log: quiet, Trace: func(line string) {
+		if strings.HasPrefix(line, "controller skip ") {
+			skipped()
+		}
+	}})
+	ctrl.Watch(m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "demo", Sharded: true}), nil)
+	m.Add(ctrl)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	// Two waiters: the Sharder's watch on its renew deadline, and its next round.
+	clock.BlockUntilWaiters(2)
+	return clock, func() {
+		select {
+		case <-hold.release:
+		default:
+			close(hold.release)
+		}
+		cancel()
+		<-done
+	}
 }
 
 // The objects of a range are reconciled when the replica begins to serve it,
@@ -364,42 +411,15 @@ func TestManager_sharding_reconciles_objects_cached_before_their_range_was_serve
 			t.Fatal(err)
 		}
 	}
-	hold := holdLists{next: srv.Transport(), release: make(chan struct{})}
-	c, err := srv.Client(apiclient.Options{Transport: hold})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := apitest.NewClock()
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Sharding: &sharding.Config{
-		Namespace: "ops", Name: "cms", Identity: "a", Logger: quiet, Clock: clock,
-		LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	skipped, reconciled := make(chan string, 10), make(chan string, 10)
-	ctrl := controller.New("cms", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+	var skips atomic.Int32
+	hold := holdLists{next: srv.Transport(), release: make(chan struct{})}
+	clock, stop := heldReplica(t, srv, hold, func(_ context.Context, req controller.Request) (controller.Result, error) {
 		reconciled <- req.String()
 		return controller.Result{}, nil
-	}), controller.Options{Log: quiet, Trace: func(line string) {
-		if strings.HasPrefix(line, "controller skip ") {
-			skipped <- line
-		}
-	}})
-	ctrl.Watch(m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "demo", Sharded: true}), nil)
-	m.Add(ctrl)
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- m.Run(runCtx) }()
-	released := false
-	defer func() {
-		if !released {
-			close(hold.release)
-		}
-		stop()
-		<-done
-	}()
-	within := func(what string, ch <-chan string, n int) map[string]bool {
+	}, func() { skipped <- fmt.Sprint(skips.Add(1)) })
+	defer stop()
+	within := func(what string, ch <-chan string, n int) {
 		t.Helper()
 		seen := map[string]bool{}
 		deadline := time.After(20 * time.Second)
@@ -411,15 +431,11 @@ func TestManager_sharding_reconciles_objects_cached_before_their_range_was_serve
 				t.Fatalf("not within 20 s: %s (%d of %d)", what, len(seen), n)
 			}
 		}
-		return seen
 	}
 
-	// The first round claims everything, times out waiting for the held list,
-	// and waits on the fake clock for the next round. Then the list arrives:
-	// the informer syncs, the controller starts, and every add is refused.
-	clock.BlockUntilWaiters(1)
+	// The list arrives: the informer syncs, the controller starts, and every
+	// add is refused, the range not being served yet.
 	close(hold.release)
-	released = true
 	within("5 adds refused before the range is served", skipped, 5)
 	select {
 	case key := <-reconciled:
@@ -431,6 +447,50 @@ func TestManager_sharding_reconciles_objects_cached_before_their_range_was_serve
 	// objects are reconciled though no event of theirs comes again.
 	clock.Step(300 * time.Millisecond)
 	within("the 5 objects reconciled once their range is served", reconciled, 5)
+}
+
+// A reconcile still running when its replica's renew deadline passes has its
+// context cancelled: the others may take its range LeaseDuration −
+// RenewDeadline later. The order is forced as in the test above.
+func TestManager_sharding_cancels_a_running_reconcile_at_the_renew_deadline(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	admin, _ := srv.Client(apiclient.Options{})
+	if _, err := admin.Resource(apiclient.ConfigMaps).Namespace("demo").Create(context.Background(), []byte(`{"metadata":{"name":"slow"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	skipped, started, cancelled := make(chan struct{}, 1), make(chan struct{}, 1), make(chan error, 1)
+	hold := holdLists{next: srv.Transport(), release: make(chan struct{}), cutLeases: new(atomic.Bool)}
+	clock, stop := heldReplica(t, srv, hold, func(ctx context.Context, _ controller.Request) (controller.Result, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		cancelled <- ctx.Err()
+		return controller.Result{}, nil
+	}, func() { skipped <- struct{}{} })
+	defer stop()
+	close(hold.release)
+	select {
+	case <-skipped: // the list is in the cache; the next round serves it
+	case <-time.After(20 * time.Second):
+		t.Fatal("the object's add did not reach the controller within 20 s")
+	}
+	clock.Step(300 * time.Millisecond)
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the reconcile did not start within 20 s of its range being served")
+	}
+
+	hold.cutLeases.Store(true)
+	clock.Step(time.Second) // RenewDeadline past the last renewal
+	select {
+	case err := <-cancelled:
+		if err == nil {
+			t.Fatal("the reconcile's context ended without an error")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the reconcile's context is live 20 s after the renew deadline passed")
+	}
 }
 
 // bucketCount is how many of h's observations were at most le.

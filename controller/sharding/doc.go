@@ -89,14 +89,15 @@
 //     longer than LeaseDuration − RenewDeadline, the same assumptions as
 //     leader election, which is not fencing either: keep reconciles
 //     idempotent and writes conditional. The one case the gate cannot hold
-//     is a reconcile still running when its replica's renew deadline passes:
-//     from then on the gate admits nothing, but it stops nothing already
-//     running, and LeaseDuration − RenewDeadline later another replica may
-//     take the range. Keep reconciles shorter than that (a ReconcileTimeout
-//     under 5 s with the defaults).
+//     is a reconcile that ignores its context: when the renew deadline
+//     passes, the contexts of the reconciles still running are cancelled,
+//     and one that runs on for LeaseDuration − RenewDeadline more (5 s with
+//     the defaults) may meet the range's next owner.
 //   - A replica whose last successful renewal was sent RenewDeadline ago
-//     admits no reconcile: the gate reads the clock itself, so a round stuck
-//     in a slow request cannot put it off. Its next round forgets its claim.
+//     admits no reconcile and cancels the contexts of those running: the
+//     gate reads the clock itself, and a goroutine of the Sharder's watches
+//     the deadline, so a round stuck in a slow request cannot put it off.
+//     Its next round forgets its claim.
 //     The others count it gone only after its Lease has not changed for
 //     LeaseDuration (written rounded up to whole seconds). With the defaults
 //     that leaves 5 s.

@@ -20,25 +20,59 @@ import (
 type gate struct {
 	mu       sync.Mutex
 	served   Set
-	until    time.Time // admit nothing from then on; zero: nothing renewed yet
+	until    time.Time          // admit nothing from then on; zero: nothing renewed yet
+	term     context.Context    // the admitted reconciles' contexts end with it
+	lapse    context.CancelFunc // ends term: the deadline passed while they ran
 	epoch    uint64
 	inflight map[uint64]int // epoch → reconciles admitted in it and running
 	drained  chan struct{}  // closed when no reconcile of an older epoch runs; nil when nobody waits
 }
 
-func newGate() *gate { return &gate{inflight: map[uint64]int{}} }
+func newGate() *gate {
+	g := &gate{inflight: map[uint64]int{}}
+	g.term, g.lapse = context.WithCancel(context.Background())
+	return g
+}
 
-// admit reports whether h is served at now; if so the caller must call the
-// release it returns when the reconcile is over.
-func (g *gate) admit(h uint64, now time.Time) (release func(), ok bool) {
+// admit reports whether h is served at now; if so the reconcile runs with the
+// context it returns, derived from ctx and cancelled if the renew deadline
+// passes while it runs (lapsed), and must call release when it is over.
+func (g *gate) admit(ctx context.Context, h uint64, now time.Time) (_ context.Context, release func(), ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.served.Contains(h) || !now.Before(g.until) {
-		return nil, false
+		return nil, nil, false
 	}
 	e := g.epoch
 	g.inflight[e]++
-	return func() { g.release(e) }, true
+	rctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(g.term, cancel)
+	return rctx, func() { stop(); cancel(); g.release(e) }, true
+}
+
+// lapsed cancels the contexts of the reconciles running, if the renew deadline
+// has passed at now, and reports how many there were (0 if it has not).
+// Reconciles admitted after a later renewal get a context of a new term.
+func (g *gate) lapsed(now time.Time) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.until.IsZero() || now.Before(g.until) || g.term.Err() != nil {
+		return 0
+	}
+	g.lapse()
+	n := 0
+	for _, c := range g.inflight {
+		n += c
+	}
+	return n
+}
+
+// deadline is when nothing will be admitted any more, zero before the first
+// renewal.
+func (g *gate) deadline() time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.until
 }
 
 func (g *gate) release(e uint64) {
@@ -107,6 +141,9 @@ func (g *gate) renewed(until time.Time) {
 	g.mu.Lock()
 	if until.After(g.until) {
 		g.until = until
+	}
+	if g.term.Err() != nil {
+		g.term, g.lapse = context.WithCancel(context.Background())
 	}
 	g.mu.Unlock()
 }

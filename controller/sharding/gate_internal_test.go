@@ -22,7 +22,7 @@ func servingEverything() *gate {
 func TestGate_narrowing_waits_for_the_reconciles_already_running(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := servingEverything()
-		release, ok := g.admit(1, at)
+		_, release, ok := g.admit(context.Background(), 1, at)
 		if !ok {
 			t.Fatal("hash 1 not admitted while serving everything")
 		}
@@ -30,10 +30,10 @@ func TestGate_narrowing_waits_for_the_reconciles_already_running(t *testing.T) {
 		go func() { narrowed <- g.narrow(context.Background(), Set{{First: 100, Last: 200}}) }()
 		synctest.Wait() // the narrowing is now waiting, or done
 
-		if _, ok := g.admit(1, at); ok {
+		if _, _, ok := g.admit(context.Background(), 1, at); ok {
 			t.Fatal("hash 1 admitted after narrowing to 100-200")
 		}
-		later, ok := g.admit(150, at)
+		_, later, ok := g.admit(context.Background(), 150, at)
 		if !ok {
 			t.Fatal("hash 150 refused after narrowing to 100-200")
 		}
@@ -52,7 +52,7 @@ func TestGate_narrowing_waits_for_the_reconciles_already_running(t *testing.T) {
 
 func TestGate_narrowing_gives_up_when_its_context_ends(t *testing.T) {
 	g := servingEverything()
-	release, _ := g.admit(7, at)
+	_, release, _ := g.admit(context.Background(), 7, at)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := g.narrow(ctx, nil); err == nil {
@@ -71,14 +71,14 @@ func TestGate_narrowing_gives_up_when_its_context_ends(t *testing.T) {
 // others count this replica gone LeaseDuration after its last renewal.
 func TestGate_admits_nothing_from_the_renew_deadline_on(t *testing.T) {
 	g := servingEverything()
-	if _, ok := g.admit(7, at.Add(time.Hour-time.Nanosecond)); !ok {
+	if _, _, ok := g.admit(context.Background(), 7, at.Add(time.Hour-time.Nanosecond)); !ok {
 		t.Fatal("refused before the deadline")
 	}
-	if _, ok := g.admit(7, at.Add(time.Hour)); ok {
+	if _, _, ok := g.admit(context.Background(), 7, at.Add(time.Hour)); ok {
 		t.Fatal("admitted at the deadline")
 	}
 	g.renewed(at.Add(2 * time.Hour))
-	if _, ok := g.admit(7, at.Add(time.Hour)); !ok {
+	if _, _, ok := g.admit(context.Background(), 7, at.Add(time.Hour)); !ok {
 		t.Fatal("refused after a renewal moved the deadline")
 	}
 }
@@ -89,7 +89,7 @@ func TestGate_admits_nothing_from_the_renew_deadline_on(t *testing.T) {
 func TestGate_widening_returns_at_once_while_an_old_reconcile_runs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := servingEverything()
-		release, _ := g.admit(7, at)
+		_, release, _ := g.admit(context.Background(), 7, at)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if err := g.narrow(ctx, Set{{First: 100, Last: 200}}); err == nil {
@@ -108,5 +108,32 @@ func TestGate_widening_returns_at_once_while_an_old_reconcile_runs(t *testing.T)
 		if err := <-narrowed; err != nil {
 			t.Fatal(err)
 		}
+	})
+}
+
+// A reconcile still running when the renew deadline passes has its context
+// cancelled; one admitted after the next renewal has a live one.
+func TestGate_a_lapse_cancels_the_running_reconciles(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := servingEverything()
+		ctx, release, _ := g.admit(context.Background(), 7, at)
+		defer release()
+		n := g.lapsed(at.Add(time.Hour - time.Nanosecond))
+		synctest.Wait() // the cancellation, if any, has run
+		if n != 0 || ctx.Err() != nil {
+			t.Fatalf("before the deadline: lapsed %d, context %v", n, ctx.Err())
+		}
+		n = g.lapsed(at.Add(time.Hour))
+		synctest.Wait()
+		if n != 1 || ctx.Err() == nil {
+			t.Fatalf("at the deadline: lapsed %d (want 1), context %v (want cancelled)", n, ctx.Err())
+		}
+		g.renewed(at.Add(2 * time.Hour))
+		later, done, ok := g.admit(context.Background(), 7, at.Add(time.Hour))
+		synctest.Wait()
+		if !ok || later.Err() != nil {
+			t.Fatalf("after a renewal: admitted %v, context %v", ok, later.Err())
+		}
+		done()
 	})
 }

@@ -94,7 +94,7 @@ func TestRound_a_join_and_leave_during_a_slow_reconcile_do_not_stop_the_rounds(t
 	two := Assign([]string{"a", "b"})
 	member(t, b, clock, "a", two["a"])
 	roundReturns(t, b, "a and b")
-	release, ok := b.Admit(objectIn(two["b"][0]))
+	_, release, ok := b.Admit(context.Background(), objectIn(two["b"][0]))
 	if !ok {
 		t.Fatalf("b serves %v; an object of its half was refused", b.gate.get())
 	}
@@ -172,5 +172,35 @@ func TestLeaseName_keeps_identities_apart(t *testing.T) {
 	}
 	if n := leaseName("g", "r1"); n != "g-shard-r1" {
 		t.Errorf("leaseName(r1) = %q, want g-shard-r1", n)
+	}
+}
+
+// The renew deadline is watched on a goroutine of its own: a reconcile still
+// running when it passes has its context cancelled even though no round runs
+// (one could be stuck in a slow request).
+func TestRound_the_renew_deadline_cancels_running_reconciles_without_a_round(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	clock := apitest.NewClock()
+	a := roundSharder(t, srv, "a", srv.Transport(), clock)
+	roundReturns(t, a, "a alone")
+	rctx, release, ok := a.Admit(context.Background(), objectIn(Full))
+	if !ok {
+		t.Fatalf("a serves %v; refused", a.gate.get())
+	}
+	defer release()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); a.watchDeadline(ctx) }()
+	defer func() { stop(); <-done }()
+	clock.BlockUntilWaiters(1)
+	clock.Step(10 * time.Second) // RenewDeadline since the renewal was sent
+	select {
+	case <-rctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the reconcile's context is live 10 s past the renew deadline")
+	}
+	if _, _, ok := a.Admit(context.Background(), objectIn(Full)); ok {
+		t.Error("admitted past the renew deadline")
 	}
 }

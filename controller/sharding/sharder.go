@@ -86,14 +86,17 @@ func (s *Sharder) OnServe(fn func(newly Set)) {
 	s.mu.Unlock()
 }
 
-// Admit asks whether obj may be reconciled now; if so, the reconcile must call
-// release when it is over, and until then no range of obj's is handed over. A
-// nil obj (not in the cache) is never admitted.
-func (s *Sharder) Admit(obj *apiclient.Object) (release func(), ok bool) {
+// Admit asks whether obj may be reconciled now. If so, the reconcile runs
+// with the context Admit returns (ctx's, also cancelled if this replica's
+// renew deadline passes while it runs: the others may take its range
+// LeaseDuration − RenewDeadline later) and must call release when it is over;
+// until then no range of obj's is handed over. A nil obj (not in the cache) is
+// never admitted.
+func (s *Sharder) Admit(ctx context.Context, obj *apiclient.Object) (_ context.Context, release func(), ok bool) {
 	if obj == nil {
-		return nil, false
+		return nil, nil, false
 	}
-	return s.gate.admit(Hash(s.cfg.Key.Of(obj)), s.cfg.Clock.Now())
+	return s.gate.admit(ctx, Hash(s.cfg.Key.Of(obj)), s.cfg.Clock.Now())
 }
 
 // Owns reports whether obj is in the ranges served now.
@@ -137,6 +140,9 @@ func (s *Sharder) Run(ctx context.Context) error {
 	watchDone := make(chan struct{})
 	go func() { defer close(watchDone); s.watchLeases(ctx, wake) }() // waited for below
 	defer func() { <-watchDone }()
+	deadlineDone := make(chan struct{})
+	go func() { defer close(deadlineDone); s.watchDeadline(ctx) }() // waited for below
+	defer func() { <-deadlineDone }()
 	for {
 		s.round(ctx)
 		select {
@@ -145,6 +151,35 @@ func (s *Sharder) Run(ctx context.Context) error {
 			return nil
 		case <-wake:
 		case <-s.cfg.Clock.After(s.cfg.RetryPeriod):
+		}
+	}
+}
+
+// watchDeadline cancels the running reconciles' contexts when the renew
+// deadline passes without a renewal, on its own goroutine: the round that
+// would notice may be stuck in a slow request.
+func (s *Sharder) watchDeadline(ctx context.Context) {
+	for {
+		wait := s.cfg.RetryPeriod
+		if until := s.gate.deadline(); !until.IsZero() {
+			wait = max(until.Sub(s.cfg.Clock.Now()), 0)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.cfg.Clock.After(wait):
+		}
+		if n := s.gate.lapsed(s.cfg.Clock.Now()); n > 0 {
+			s.cfg.Logger.Warn("sharding: renew deadline passed; cancelled the contexts of the reconciles still running", "lease", s.name, "reconciles", n)
+		}
+		if !s.gate.deadline().After(s.cfg.Clock.Now()) {
+			// Past the deadline (lapsed or not yet renewed): look again
+			// after a RetryPeriod rather than spin.
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.cfg.Clock.After(s.cfg.RetryPeriod):
+			}
 		}
 	}
 }
@@ -245,7 +280,6 @@ func (s *Sharder) round(ctx context.Context) {
 			return // still listing; the next round waits again
 		}
 	}
-	s.gate.widen(target)
 	newly := target.Minus(served)
 	took := s.cfg.Clock.Now().Sub(s.pendingSince)
 	s.mu.Lock()
@@ -253,6 +287,9 @@ func (s *Sharder) round(ctx context.Context) {
 	s.durations.ObserveDuration(took)
 	fns := slices.Clone(s.onServe)
 	s.mu.Unlock()
+	// Counted first, so that a Status that shows the range served also
+	// shows its hand-over.
+	s.gate.widen(target)
 	s.pendingSince = time.Time{}
 	s.logServing(newly, took)
 	for _, fn := range fns {
