@@ -39,7 +39,8 @@ type Manager struct {
 
 	mu          sync.Mutex
 	informers   map[InformerKey]*informer.Informer
-	order       []managedInformer // the informers in the order they were added
+	order       []managedInformer           // the informers in the order they were added
+	sharded     map[*informer.Informer]bool // those asked for with Sharded (manager_sharding.go)
 	runners     []namedRunner
 	controllers []*Controller
 	elector     *leaderelection.Elector
@@ -114,7 +115,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}}
+	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}, sharded: map[*informer.Informer]bool{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
 	if opts.Trace != nil {
 		c.OnRequest = chain(c.OnRequest, traceWrites(opts.Trace))
@@ -211,6 +212,9 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 		shardSource.Attach(inf)
 	}
 	m.informers[key] = inf
+	if key.Sharded {
+		m.sharded[inf] = true
+	}
 	managed := managedInformer{Informer: inf, key: key}
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {

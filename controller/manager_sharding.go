@@ -3,6 +3,8 @@ package controller
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
@@ -51,17 +53,12 @@ func (m *Manager) shardedPrimary(c *Controller) *informer.Informer {
 	c.mu.Lock()
 	inf := c.primary
 	c.mu.Unlock()
-	if inf == nil {
-		return nil
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, mi := range m.order {
-		if mi.Informer == inf && mi.key.Sharded {
-			return inf
-		}
+	if !m.sharded[inf] {
+		return nil
 	}
-	return nil
+	return inf
 }
 
 // reconcileNewlyServed queues, for every gated controller, each cached object in
@@ -90,12 +87,7 @@ func (m *Manager) reconcileNewlyServed(newly sharding.Set) {
 // served now.
 func (m *Manager) ownedObjects() int {
 	m.mu.Lock()
-	var sharded []*informer.Informer
-	for _, mi := range m.order {
-		if mi.key.Sharded {
-			sharded = append(sharded, mi.Informer)
-		}
-	}
+	sharded := slices.Collect(maps.Keys(m.sharded))
 	m.mu.Unlock()
 	n := 0
 	for _, inf := range sharded {

@@ -35,6 +35,19 @@ func (w wake) Handle(context.Context, slog.Record) error {
 func (w wake) WithAttrs([]slog.Attr) slog.Handler { return w }
 func (w wake) WithGroup(string) slog.Handler      { return w }
 
+// until waits for cond, checking it again at every signal, for 20 s at most.
+func (w wake) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for !cond() {
+		select {
+		case <-w:
+		case <-deadline:
+			t.Fatalf("not within 20 s: %s", what)
+		}
+	}
+}
+
 // shardReplica is one sharded Manager on the in-memory API server (which does
 // not serve shardSelector: the replicas filter for themselves).
 type shardReplica struct {
@@ -95,19 +108,8 @@ func TestManager_sharding_splits_the_work_and_hands_it_over(t *testing.T) {
 			<-r.done
 		}
 	}()
-	waitUntil := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.After(20 * time.Second)
-		for !cond() {
-			select {
-			case <-w:
-			case <-deadline:
-				t.Fatalf("not within 20 s: %s", what)
-			}
-		}
-	}
 	halves := sharding.Assign([]string{"a", "b"})
-	waitUntil("a and b each serving half", func() bool {
+	w.until(t, "a and b each serving half", func() bool {
 		return a.m.Sharder().Status().Serving.Equal(halves["a"]) && b.m.Sharder().Status().Serving.Equal(halves["b"])
 	})
 
@@ -121,7 +123,7 @@ func TestManager_sharding_splits_the_work_and_hands_it_over(t *testing.T) {
 		}
 		uids[o.Key()] = o.Metadata.UID
 	}
-	waitUntil("40 objects reconciled", func() bool { mu.Lock(); defer mu.Unlock(); return len(byKey) == 40 })
+	w.until(t, "40 objects reconciled", func() bool { mu.Lock(); defer mu.Unlock(); return len(byKey) == 40 })
 	mu.Lock()
 	for key, ids := range byKey {
 		owner := "a"
@@ -155,9 +157,9 @@ func TestManager_sharding_splits_the_work_and_hands_it_over(t *testing.T) {
 	}
 	b = &shardReplica{stop: func() {}, done: make(chan error, 1)}
 	b.done <- nil
-	waitUntil("a serving everything", func() bool { return a.m.Sharder().Status().Serving.Equal(sharding.Set{sharding.Full}) })
+	w.until(t, "a serving everything", func() bool { return a.m.Sharder().Status().Serving.Equal(sharding.Set{sharding.Full}) })
 	// What b served is a's now, and a reconciles it without any change to it.
-	waitUntil("a reconciling b's objects", func() bool {
+	w.until(t, "a reconciling b's objects", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, ids := range byKey {
@@ -248,19 +250,8 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 			<-r.done
 		}
 	}()
-	waitUntil := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.After(20 * time.Second)
-		for !cond() {
-			select {
-			case <-w:
-			case <-deadline:
-				t.Fatalf("not within 20 s: %s", what)
-			}
-		}
-	}
 	halves := sharding.Assign([]string{"a", "b"})
-	waitUntil("a and b each serving half", func() bool {
+	w.until(t, "a and b each serving half", func() bool {
 		return a.m.Sharder().Status().Serving.Equal(halves["a"]) && b.m.Sharder().Status().Serving.Equal(halves["b"])
 	})
 
@@ -277,7 +268,7 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 
 	cutAt := time.Now()
 	bNet.cut.Store(true)
-	waitUntil("a serving everything while b is cut off", func() bool { return a.m.Sharder().Status().Serving.Equal(sharding.Set{sharding.Full}) })
+	w.until(t, "a serving everything while b is cut off", func() bool { return a.m.Sharder().Status().Serving.Equal(sharding.Set{sharding.Full}) })
 	if st := b.m.Sharder().Status(); !st.Serving.Empty() || !st.Claimed.Empty() {
 		t.Errorf("b, cut off, still serves %v and claims %v", st.Serving, st.Claimed)
 	}
@@ -286,7 +277,7 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 	if d := a.m.Sharder().Status().Durations; d.Count == 0 || d.Count == bucketCount(t, d, 2.5) {
 		t.Errorf("a's hand-overs %+v: want one above 4 s, the lease duration b's crash cost", d)
 	}
-	waitUntil("a reconciling b's half", func() bool {
+	w.until(t, "a reconciling b's half", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, r := range recs {
@@ -325,7 +316,7 @@ func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes
 
 	// Back: b claims its share afresh and the two split the space again.
 	bNet.cut.Store(false)
-	waitUntil("a and b each serving half again", func() bool {
+	w.until(t, "a and b each serving half again", func() bool {
 		return a.m.Sharder().Status().Serving.Equal(halves["a"]) && b.m.Sharder().Status().Serving.Equal(halves["b"])
 	})
 }

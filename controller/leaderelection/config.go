@@ -1,7 +1,7 @@
 package leaderelection
 
 import (
-	"context"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -100,39 +100,35 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Identity == "" {
 		cfg.Identity = DefaultIdentity()
 	}
-	if cfg.LeaseDuration == 0 {
-		cfg.LeaseDuration = DefaultLeaseDuration
-	}
-	if cfg.RenewDeadline == 0 {
-		cfg.RenewDeadline = DefaultRenewDeadline
-	}
-	if cfg.RetryPeriod == 0 {
-		cfg.RetryPeriod = DefaultRetryPeriod
-	}
-	switch {
-	case cfg.LeaseDuration < time.Second:
-		return cfg, fmt.Errorf("leaderelection: LeaseDuration %s is under the 1 s a Lease can express", cfg.LeaseDuration)
-	case cfg.LeaseDuration <= cfg.RenewDeadline:
-		return cfg, fmt.Errorf("leaderelection: LeaseDuration %s must be longer than RenewDeadline %s", cfg.LeaseDuration, cfg.RenewDeadline)
-	case cfg.RetryPeriod <= 0:
-		return cfg, fmt.Errorf("leaderelection: RetryPeriod %s must be positive", cfg.RetryPeriod)
-	case float64(cfg.RenewDeadline) <= JitterFactor*float64(cfg.RetryPeriod):
-		return cfg, fmt.Errorf("leaderelection: RenewDeadline %s must be longer than RetryPeriod %s × %v", cfg.RenewDeadline, cfg.RetryPeriod, JitterFactor)
+	var err error
+	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
+		return cfg, fmt.Errorf("leaderelection: %w", err)
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = apiclient.RealClock{}
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(discard{})
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
 }
 
-// discard is a slog.Handler that drops everything (slog.DiscardHandler is newer
-// than the module's Go 1.23).
-type discard struct{}
-
-func (discard) Enabled(context.Context, slog.Level) bool  { return false }
-func (discard) Handle(context.Context, slog.Record) error { return nil }
-func (d discard) WithAttrs([]slog.Attr) slog.Handler      { return d }
-func (d discard) WithGroup(string) slog.Handler           { return d }
+// Timings fills in the defaults of a Lease's three timings (0 means the
+// default) and checks the rule between them: a LeaseDuration a Lease can
+// express, and LeaseDuration > RenewDeadline > RetryPeriod·JitterFactor. The
+// members of a sharded group (package sharding) renew their Leases by the
+// same rule.
+func Timings(lease, renew, retry time.Duration) (time.Duration, time.Duration, time.Duration, error) {
+	lease, renew, retry = cmp.Or(lease, DefaultLeaseDuration), cmp.Or(renew, DefaultRenewDeadline), cmp.Or(retry, DefaultRetryPeriod)
+	switch {
+	case lease < time.Second:
+		return lease, renew, retry, fmt.Errorf("LeaseDuration %s is under the 1 s a Lease can express", lease)
+	case lease <= renew:
+		return lease, renew, retry, fmt.Errorf("LeaseDuration %s must be longer than RenewDeadline %s", lease, renew)
+	case retry <= 0:
+		return lease, renew, retry, fmt.Errorf("RetryPeriod %s must be positive", retry)
+	case float64(renew) <= JitterFactor*float64(retry):
+		return lease, renew, retry, fmt.Errorf("RenewDeadline %s must be longer than RetryPeriod %s × %v", renew, retry, JitterFactor)
+	}
+	return lease, renew, retry, nil
+}

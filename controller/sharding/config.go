@@ -69,16 +69,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Key != ByUID && cfg.Key != ByNamespace {
 		return cfg, fmt.Errorf("sharding: Config.Key %q is neither %s nor %s", cfg.Key, ByUID, ByNamespace)
 	}
-	cfg.LeaseDuration = cmpOr(cfg.LeaseDuration, leaderelection.DefaultLeaseDuration)
-	cfg.RenewDeadline = cmpOr(cfg.RenewDeadline, leaderelection.DefaultRenewDeadline)
-	cfg.RetryPeriod = cmpOr(cfg.RetryPeriod, leaderelection.DefaultRetryPeriod)
-	switch {
-	case cfg.LeaseDuration < time.Second:
-		return cfg, fmt.Errorf("sharding: LeaseDuration %s is under the 1 s a Lease can express", cfg.LeaseDuration)
-	case cfg.LeaseDuration <= cfg.RenewDeadline:
-		return cfg, fmt.Errorf("sharding: LeaseDuration %s must be longer than RenewDeadline %s", cfg.LeaseDuration, cfg.RenewDeadline)
-	case cfg.RetryPeriod <= 0 || float64(cfg.RenewDeadline) <= leaderelection.JitterFactor*float64(cfg.RetryPeriod):
-		return cfg, fmt.Errorf("sharding: RenewDeadline %s must be longer than RetryPeriod %s × %v", cfg.RenewDeadline, cfg.RetryPeriod, leaderelection.JitterFactor)
+	var err error
+	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = leaderelection.Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
+		return cfg, fmt.Errorf("sharding: %w", err)
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = apiclient.RealClock{}
@@ -87,13 +80,6 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
-}
-
-func cmpOr(d, def time.Duration) time.Duration {
-	if d == 0 {
-		return def
-	}
-	return d
 }
 
 // leaseName is the member's Lease: "<group>-shard-<identity>". An identity

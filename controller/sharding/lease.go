@@ -105,6 +105,7 @@ func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) 
 	now := s.cfg.Clock.Now()
 	live := map[string]observed{}
 	next := map[string]observed{}
+	s.lostAt = time.Time{}
 	for _, l := range list {
 		name := l.Metadata.Name
 		if name == s.name || l.Spec.HolderIdentity == "" {
@@ -119,14 +120,21 @@ func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) 
 		if l.Spec.RenewTime != nil {
 			o.renew = l.Spec.RenewTime.String()
 		}
-		if prev, ok := s.seen[name]; ok && prev.holder == o.holder && prev.renew == o.renew && prev.claim.Equal(o.claim) && prev.duration == o.duration {
+		prev, seenBefore := s.seen[name]
+		if seenBefore && prev.holder == o.holder && prev.renew == o.renew && prev.claim.Equal(o.claim) && prev.duration == o.duration {
 			o.at = prev.at
 		}
+		age := now.Sub(o.at)
+		o.live = age < o.duration
 		next[name] = o
-		switch age := now.Sub(o.at); {
-		case age < o.duration:
+		if o.live {
 			live[name] = o
-		case age > 2*o.duration:
+		} else if seenBefore && prev.live && (s.lostAt.IsZero() || o.at.Before(s.lostAt)) {
+			// Live at the last read, dead now: the hand-over it causes is
+			// timed from its last renewal seen.
+			s.lostAt = o.at
+		}
+		if age > 2*o.duration {
 			// A member that crashed leaves its Lease behind; whoever sees it
 			// dead for a second lease duration deletes it. Were it alive after
 			// all (cut off, not dead), it stopped serving at its renew deadline
@@ -137,19 +145,6 @@ func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) 
 				s.cfg.Logger.Info("sharding: deleted a dead member's Lease", "lease", name, "member", o.holder)
 			}
 		}
-	}
-	// Members live at the last read whose Leases are still there but dead
-	// now: the hand-over they cause is timed from their last renewal seen.
-	s.lostAt = time.Time{}
-	for name := range s.live {
-		o, there := next[name]
-		if _, still := live[name]; there && !still && (s.lostAt.IsZero() || o.at.Before(s.lostAt)) {
-			s.lostAt = o.at
-		}
-	}
-	s.live = map[string]bool{}
-	for name := range live {
-		s.live[name] = true
 	}
 	s.seen = next
 	s.ok()

@@ -1,8 +1,10 @@
 package sharding
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -52,17 +54,7 @@ func (s Set) Contains(h uint64) bool {
 func (s Set) Empty() bool { return len(s) == 0 }
 
 // Equal reports whether s and t are the same set (both normalized).
-func (s Set) Equal(t Set) bool {
-	if len(s) != len(t) {
-		return false
-	}
-	for i := range s {
-		if s[i] != t[i] {
-			return false
-		}
-	}
-	return true
-}
+func (s Set) Equal(t Set) bool { return slices.Equal(s, t) }
 
 // Intersect is the hashes in both s and t.
 func (s Set) Intersect(t Set) Set {
@@ -111,12 +103,7 @@ func Normalize(rs []Range) Set {
 	if len(rs) == 0 {
 		return nil
 	}
-	sorted := append([]Range(nil), rs...)
-	for i := 1; i < len(sorted); i++ { // insertion sort: a replica has a range or two
-		for j := i; j > 0 && sorted[j].First < sorted[j-1].First; j-- {
-			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
-		}
-	}
+	sorted := slices.SortedFunc(slices.Values(rs), func(a, b Range) int { return cmp.Compare(a.First, b.First) })
 	out := Set{sorted[0]}
 	for _, r := range sorted[1:] {
 		last := &out[len(out)-1]

@@ -35,7 +35,6 @@ type Sharder struct {
 	lease        *leaderelection.Lease // as last written, nil before the first write
 	lastRenew    time.Time             // when the last successful write was sent
 	seen         map[string]observed   // the others' Leases, by name, as first seen unchanged
-	live         map[string]bool       // the others' Leases live at the last read
 	lostAt       time.Time             // the last read's newly dead members were last seen renewing then (the earliest), else zero
 	pendingSince time.Time             // when the target last stopped being what is served
 }
@@ -49,6 +48,7 @@ type observed struct {
 	renew    string // the renewTime written: any change is a sign of life
 	duration time.Duration
 	at       time.Time
+	live     bool // at the read that saw it
 }
 
 // HandoverBuckets are for hand-overs from a second (a clean stop) to a lease
@@ -160,9 +160,11 @@ func (s *Sharder) Run(ctx context.Context) error {
 // would notice may be stuck in a slow request.
 func (s *Sharder) watchDeadline(ctx context.Context) {
 	for {
-		wait := s.cfg.RetryPeriod
-		if until := s.gate.deadline(); !until.IsZero() {
-			wait = max(until.Sub(s.cfg.Clock.Now()), 0)
+		// Before the first renewal, or past the deadline, look again a
+		// RetryPeriod later.
+		wait, now := s.cfg.RetryPeriod, s.cfg.Clock.Now()
+		if until := s.gate.deadline(); until.After(now) {
+			wait = until.Sub(now)
 		}
 		select {
 		case <-ctx.Done():
@@ -171,15 +173,6 @@ func (s *Sharder) watchDeadline(ctx context.Context) {
 		}
 		if n := s.gate.lapsed(s.cfg.Clock.Now()); n > 0 {
 			s.cfg.Logger.Warn("sharding: renew deadline passed; cancelled the contexts of the reconciles still running", "lease", s.name, "reconciles", n)
-		}
-		if !s.gate.deadline().After(s.cfg.Clock.Now()) {
-			// Past the deadline (lapsed or not yet renewed): look again
-			// after a RetryPeriod rather than spin.
-			select {
-			case <-ctx.Done():
-				return
-			case <-s.cfg.Clock.After(s.cfg.RetryPeriod):
-			}
 		}
 	}
 }

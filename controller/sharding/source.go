@@ -61,9 +61,6 @@ func (s *Sharder) Source(rc apiclient.ResourceClient, lw listwatch.Options, sink
 // replica's objects from it, and waits on it for a new range's list.
 func (src *Source) Attach(inf *informer.Informer) { src.inf = inf }
 
-// Informer is the informer Attach named.
-func (src *Source) Informer() *informer.Informer { return src.inf }
-
 // ServerSide reports whether the server filters for this Source (its
 // shardSelector), rather than this replica.
 func (src *Source) ServerSide() bool { return src.server.Load() }
