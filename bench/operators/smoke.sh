@@ -155,4 +155,4 @@ k delete staticsite secure --wait=false >/dev/null
 expect "secure gone" 0 sh -c "kubectl -n $ns get staticsite secure -o name 2>/dev/null | wc -l | tr -d ' '"
 expect "secure's registry key gone" no has_key secure
 log "all $checks checks passed; the operator logged $(grep -c 'Reconciler error' "$tmp/operator.log" || true) reconcile errors:"
-grep -o '"error": "[^"]*"' "$tmp/operator.log" | sort | uniq -c || true
+sed -n 's/.*Reconciler error.*"error": "\(.*\)"}$/\1/p' "$tmp/operator.log" | sed 's/\\"/"/g' | sort | uniq -c
