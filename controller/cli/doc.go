@@ -36,7 +36,12 @@
 // # Guarantees
 //   - Exit 0 on success; 1 on a runtime error, with one line on stderr saying what
 //     and where ("error: GET https://…/pods/x: 404 NotFound: pods "x" not found");
-//     2 on a usage error, with one line and a hint to --help. A -l or
+//     2 on a usage error, with one line and a hint to --help; 130 (SIGINT) or 143
+//     (SIGTERM) when a signal stopped a command before its work was done, after
+//     its summary line (signal.go). A command whose designed end is the signal —
+//     run, watch once its first list is printed, sync --watch once synced, demo
+//     --ui once its story is told, record without --events or --duration —
+//     exits 0 on it. Each command's doc says which it is. A -l or
 //     --field-selector the API server would refuse is a usage error, found before
 //     the kubeconfig is read (apiclient/selector).
 //   - No credential from the kubeconfig or an exec plugin is ever printed: not in

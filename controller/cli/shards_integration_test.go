@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"regexp"
 	"strings"
 	"sync"
@@ -26,7 +25,7 @@ import (
 // test binary started with KUBEWIRE_CLI_CHILD=1 is the command.
 func TestMain(m *testing.M) {
 	if os.Getenv("KUBEWIRE_CLI_CHILD") == "1" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := cli.NotifyContext(context.Background())
 		code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr})
 		stop()
 		os.Exit(code)
