@@ -249,7 +249,9 @@ func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
 		if st.Hop.What == "" || st.Hop.File == "" {
 			t.Errorf("hop %q: no sentence or file for the page", st.Hop.Line)
 		}
-		resp, err := http.Post(url+"/api/step", "", nil)
+		req, _ := http.NewRequest("POST", url+"/api/step", nil)
+		req.Header.Set("Origin", url) // as the page's fetch sends it: a step needs the page's own origin
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,6 +300,20 @@ func TestUI_address_in_use_or_missing_is_a_usage_error(t *testing.T) {
 		code, _, stderr := run(t, nil, tt.args...)
 		if code != 2 || strings.Count(stderr, "\n") > 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a line saying %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// Issue 29: --ui 0.0.0.0:P put a page without a login on the network without a
+// word. Any address but loopback is warned about now; loopback is not.
+func TestUI_beyond_loopback_is_warned_about(t *testing.T) {
+	missing := t.TempDir() + "/no-kubeconfig" // the command fails after opening the page
+	for addr, warned := range map[string]bool{"127.0.0.1:0": false, ":0": false, "0.0.0.0:0": true} {
+		var stderr strings.Builder
+		cli.Main(context.Background(), []string{"sync", "pods", "--ui", addr, "--kubeconfig", missing},
+			cli.Env{Stdout: &strings.Builder{}, Stderr: &stderr, Getenv: func(string) string { return "" }})
+		if got := strings.Contains(stderr.String(), "ui: warning: "); got != warned || !strings.Contains(stderr.String(), "ui: the pipeline page is at ") {
+			t.Errorf("--ui %s: warned %v, want %v:\n%s", addr, got, warned, stderr.String())
 		}
 	}
 }
