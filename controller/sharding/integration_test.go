@@ -88,11 +88,15 @@ func (s signal) Handle(_ context.Context, r slog.Record) error {
 func (s signal) WithAttrs([]slog.Attr) slog.Handler { return s }
 func (s signal) WithGroup(string) slog.Handler      { return s }
 
-func (g *group) start(id string) {
+func (g *group) start(id string) { g.startAs(id, id) }
+
+// startAs starts the replica id with the identity given: two replicas may be
+// given one.
+func (g *group) startAs(id, identity string) {
 	g.t.Helper()
 	c, _ := realtest.Client(g.t, apiclient.Options{QPS: 200, Burst: 400})
 	m, err := controller.NewManager(c, controller.ManagerOptions{Log: slog.New(slog.DiscardHandler), Sharding: &sharding.Config{
-		Namespace: g.ns, Name: "it", Identity: id, Logger: slog.New(signal{g.changed, id}),
+		Namespace: g.ns, Name: "it", Identity: identity, Logger: slog.New(signal{g.changed, id}),
 		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond,
 	}})
 	if err != nil {

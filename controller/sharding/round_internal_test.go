@@ -156,11 +156,12 @@ func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing
 }
 
 // Two identities are two Leases, however they are spelled; a valid name stays
-// as it is (the Lease a user looks for is named after the identity).
+// as it is (the Lease a user looks for is named after the identity). Issue 29:
+// "Pod" and "pod-f406744c" shared the Lease g-shard-pod-f406744c.
 func TestLeaseName_keeps_identities_apart(t *testing.T) {
 	long := strings.Repeat("x", 300)
 	names := map[string]string{}
-	for _, id := range []string{"r1", "pod", "Pod", "a_b", "a-b", "host_1a2b3c4d", long, long + "y"} {
+	for _, id := range []string{"r1", "pod", "Pod", "pod-f406744c", "a_b", "a-b", "host_1a2b3c4d", "host-1a2b3c4d", long, long + "y"} {
 		n := leaseName("g", id)
 		if other, ok := names[n]; ok {
 			t.Errorf("%.40q and %.40q share the Lease %.60q", other, id, n)
