@@ -100,6 +100,19 @@ func (f *fleet) startAs(id, identity string) {
 	}()
 }
 
+// onlyFrom fails the test for each reconcile since the since-th that replica
+// did not make.
+func (f *fleet) onlyFrom(replica string, since int, when string) {
+	f.t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.recs[since:] {
+		if r.replica != replica {
+			f.t.Errorf("%s reconciled %s %s", r.replica, r.key, when)
+		}
+	}
+}
+
 func (f *fleet) signal() {
 	select {
 	case f.changed <- struct{}{}:
@@ -288,12 +301,8 @@ func TestIntegration_two_replicas_with_one_identity_never_both_serve(t *testing.
 	f.mu.Unlock()
 	createFoos(t, c, ns, "twin", 20)
 	f.waitFor("20 Deployments", time.Minute, func() bool { return len(f.deploys) == 20 })
+	f.onlyFrom("a", since, "while a served everything under the same identity")
 	f.mu.Lock()
-	for _, r := range f.recs[since:] {
-		if r.replica != "a" {
-			t.Errorf("%s reconciled %s while a served everything under the same identity", r.replica, r.key)
-		}
-	}
 	if strings.Contains(f.serving["b"], "-") { // a range: 0000…-7fff…
 		t.Errorf("b, waiting, says it serves %q", f.serving["b"])
 	}
@@ -312,13 +321,7 @@ func TestIntegration_two_replicas_with_one_identity_never_both_serve(t *testing.
 	f.mu.Unlock()
 	createFoos(t, c, ns, "after", 10)
 	f.waitFor("30 Deployments", time.Minute, func() bool { return len(f.deploys) == 30 })
-	f.mu.Lock()
-	for _, r := range f.recs[since:] {
-		if r.replica != "b" {
-			t.Errorf("%s reconciled %s after it stopped", r.replica, r.key)
-		}
-	}
-	f.mu.Unlock()
+	f.onlyFrom("b", since, "after a stopped")
 	if err := f.procs["b"].Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}

@@ -67,17 +67,7 @@ func TestRound_two_replicas_with_one_identity_never_serve_at_once(t *testing.T) 
 // nothing more is admitted, and the contexts of the reconciles running are
 // cancelled (that process may be reconciling the same objects).
 func TestRound_a_Lease_renewed_by_someone_else_stops_the_replica_at_once(t *testing.T) {
-	srv := apitest.NewServer(nil)
-	defer srv.Close()
-	clock := apitest.NewClock()
-	a := roundSharder(t, srv, "a", srv.Transport(), clock)
-	roundReturns(t, a, "a alone")
-	rctx, release, ok := a.Admit(context.Background(), objectIn(Full))
-	if !ok {
-		t.Fatalf("a serves %v; refused", a.gate.get())
-	}
-	defer release()
-
+	srv, clock, a, rctx := aloneReconciling(t)
 	other := roundSharder(t, srv, "a", srv.Transport(), clock) // another process, identity "a"
 	l, err := other.leases.Get(context.Background(), other.name)
 	if err != nil {
@@ -89,14 +79,7 @@ func TestRound_a_Lease_renewed_by_someone_else_stops_the_replica_at_once(t *test
 	}
 	clock.Step(2 * time.Second)
 	roundReturns(t, a, "a renews a Lease someone else wrote")
-	select {
-	case <-rctx.Done():
-	case <-time.After(10 * time.Second): // a watchdog: the cancel runs on context.AfterFunc's goroutine
-		t.Error("the running reconcile's context is live after a found its Lease held by another")
-	}
-	if _, _, ok := a.Admit(context.Background(), objectIn(Full)); ok {
-		t.Error("a admits reconciles with its Lease held by another")
-	}
+	stopped(t, a, rctx, "its Lease held by another")
 	if st := a.Status(); !strings.Contains(st.Waiting, "its own Lease") {
 		t.Errorf("a waits %q; want it to say its Lease is held", st.Waiting)
 	}

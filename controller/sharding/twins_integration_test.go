@@ -1,14 +1,10 @@
 package sharding_test
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller/sharding"
 )
 
@@ -19,31 +15,8 @@ import (
 // takes over. The ledger shows no object reconciled by two of them at once,
 // and no sample of their Status shows two serving.
 func TestIntegration_replicas_with_one_identity_never_serve_at_once(t *testing.T) {
-	c, _ := realtest.Client(t, apiclient.Options{QPS: 200, Burst: 400})
-	ns := realtest.Namespace(t, c, "kubewire-twins")
-	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
-	ctx := context.Background()
 	const objects = 60
-	for i := range objects {
-		if _, err := cms.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"cm-%03d"}}`, i)), apiclient.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g := &group{t: t, ns: ns, ledger: &ledger{running: map[string]map[string]int{}, byKey: map[string][]string{}},
-		changed: make(chan struct{}, 1), replicas: map[string]*replica{}}
-	t.Cleanup(func() {
-		for id := range g.replicas {
-			g.stop(id)
-		}
-	})
-	touchCtx, stopTouching := context.WithCancel(ctx)
-	touched := make(chan struct{})
-	go func() {
-		defer close(touched)
-		for i := 0; touchCtx.Err() == nil; i++ {
-			_, _ = cms.Patch(touchCtx, fmt.Sprintf("cm-%03d", i%objects), apiclient.MergePatch, []byte(fmt.Sprintf(`{"data":{"n":"%d"}}`, i)), apiclient.WriteOptions{})
-		}
-	}()
+	g, stopTouching := newGroup(t, "kubewire-twins", objects)
 
 	// serving waits until exactly one replica serves everything and every
 	// other says it waits; meanwhile no two may serve at once.
@@ -139,7 +112,6 @@ func TestIntegration_replicas_with_one_identity_never_serve_at_once(t *testing.T
 	g.stop(next)
 	serving("the second stopped")
 	stopTouching()
-	<-touched
 
 	g.ledger.mu.Lock()
 	defer g.ledger.mu.Unlock()
