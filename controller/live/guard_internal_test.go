@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -113,6 +114,29 @@ func TestServe_drops_a_stream_that_does_not_read(t *testing.T) {
 		h.mu.Unlock()
 		if open != 0 {
 			t.Fatalf("%d streams open %v after the reader stopped reading, want 0", open, writeTimeout)
+		}
+	})
+}
+
+// FuzzHostAllow: whatever a Host header says, a page bound to 127.0.0.1:8080
+// answers it only when it names port 8080 and a loopback address or
+// "localhost", never a panic.
+func FuzzHostAllow(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8080", "localhost:8080", "LOCALHOST.:8080", "[::1]:8080", "evil.example:8080", "127.0.0.1.nip.io:8080", "127.0.0.1", "[::1", ":8080", ""} {
+		f.Add(s)
+	}
+	allowed := hostsFor(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080})
+	f.Fuzz(func(t *testing.T, host string) {
+		if !allowed.allow(host) {
+			return
+		}
+		name, port, err := net.SplitHostPort(host)
+		if err != nil || port != "8080" {
+			t.Fatalf("allowed %q: not port 8080", host)
+		}
+		name = strings.TrimSuffix(strings.ToLower(name), ".")
+		if ip := net.ParseIP(name); (ip == nil || !ip.IsLoopback()) && name != "localhost" {
+			t.Fatalf("allowed %q: neither loopback nor localhost", host)
 		}
 	})
 }
