@@ -16,7 +16,9 @@ import (
 
 // runRun is `kubewire run [podrestart|foo]`: one of the example controllers on a
 // real cluster. It writes to that cluster, so it first says where it acts and
-// what it may change.
+// what it may change. Its designed end is a signal: once the controller runs,
+// Ctrl-C or SIGTERM stops it cleanly ("kubewire run: stopped") with exit 0;
+// a signal during its setup (discovery, the CRD) exits 130 or 143.
 func runRun(ctx context.Context, s *session) error {
 	name := "podrestart"
 	if len(s.args) == 1 {

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/cli"
@@ -253,7 +256,9 @@ func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
 		if st.Hop.What == "" || st.Hop.File == "" {
 			t.Errorf("hop %q: no sentence or file for the page", st.Hop.Line)
 		}
-		resp, err := http.Post(url+"/api/step", "", nil)
+		req, _ := http.NewRequest("POST", url+"/api/step", nil)
+		req.Header.Set("Origin", url) // as the page's fetch sends it: a step needs the page's own origin
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,6 +307,55 @@ func TestUI_address_in_use_or_missing_is_a_usage_error(t *testing.T) {
 		code, _, stderr := run(t, nil, tt.args...)
 		if code != 2 || strings.Count(stderr, "\n") > 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a line saying %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// Issue 29: --ui 0.0.0.0:P put a page without a login on the network without a
+// word. Any address but loopback is warned about now; loopback is not.
+func TestUI_beyond_loopback_is_warned_about(t *testing.T) {
+	missing := t.TempDir() + "/no-kubeconfig" // the command fails after opening the page
+	for addr, warned := range map[string]bool{"127.0.0.1:0": false, ":0": false, "0.0.0.0:0": true} {
+		var stderr strings.Builder
+		cli.Main(context.Background(), []string{"sync", "pods", "--ui", addr, "--kubeconfig", missing},
+			cli.Env{Stdout: &strings.Builder{}, Stderr: &stderr, Getenv: func(string) string { return "" }})
+		if got := strings.Contains(stderr.String(), "ui: warning: "); got != warned || !strings.Contains(stderr.String(), "ui: the pipeline page is at ") {
+			t.Errorf("--ui %s: warned %v, want %v:\n%s", addr, got, warned, stderr.String())
+		}
+	}
+}
+
+// Issue 29: an exec plugin that failed printing a refresh token on stderr put
+// that text, with the kubeconfig's path, into reflector.lastError on the page.
+// The page shows the failure (which user, which field, which plugin) and
+// nothing of the credential path.
+func TestUI_credential_errors_reach_the_page_without_the_credential_path(t *testing.T) {
+	server, _, _ := apiServer(t)
+	plugin := filepath.Join(t.TempDir(), "plugin")
+	script := "#!/bin/sh\necho 'refresh failed: refresh_token=kw-refresh-s3cr3t' >&2\nexit 1\n"
+	if err := os.WriteFile(plugin, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kc := kubeconfigFile(t, server, "    insecure-skip-tls-verify: true\n",
+		"    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: "+plugin+"\n      interactiveMode: Never\n")
+	u := uiCommand(t, "run", "-n", "demo", "--ui", "127.0.0.1:0", "--kubeconfig", kc)
+	var shown string
+	for deadline := time.Now().Add(time.Minute); shown == ""; { // the Reflector's first failure
+		var s live.Snapshot
+		getJSON(t, u.url+"/api/snapshot", &s)
+		for _, inf := range s.Informers {
+			shown += inf.Reflector.LastError
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no error on the page a minute after the plugin began to fail")
+		}
+	}
+	if !strings.Contains(shown, `user "u": exec: plugin`) || !strings.Contains(shown, "failed (exit status 1)") {
+		t.Errorf("the page's error %q does not say the user's exec plugin failed", shown)
+	}
+	for _, leak := range []string{"kw-refresh-s3cr3t", "refresh failed", kc} {
+		if strings.Contains(shown, leak) {
+			t.Errorf("the page's error %q holds %q", shown, leak)
 		}
 	}
 }
