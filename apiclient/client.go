@@ -36,6 +36,10 @@ type Client struct {
 	// has an answer. The controller's /metrics counts requests with it, and the
 	// command logs them at -v 6.
 	OnRequest func(RequestInfo)
+	// OnSend, when set before the first call, is told of every request as it
+	// goes out, before any answer (Code and Took are zero): a trace shows a
+	// write when it is made, ahead of the watch event it causes.
+	OnSend func(RequestInfo)
 
 	discoveryMu sync.Mutex
 	discovery   *discoveryCache

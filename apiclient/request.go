@@ -86,7 +86,8 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	}
 }
 
-// send makes one HTTP request and reports it to OnRequest.
+// send makes one HTTP request and reports it to OnSend as it goes, and to
+// OnRequest once answered.
 func (c *Client) send(ctx context.Context, r request, u string) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
@@ -108,6 +109,9 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 			ct = "application/json"
 		}
 		req.Header.Set("Content-Type", ct)
+	}
+	if c.OnSend != nil {
+		c.OnSend(RequestInfo{Verb: r.verb, URL: req.URL.Redacted()})
 	}
 	start := c.clock.Now()
 	resp, err := c.http.Do(req)

@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 	"github.com/kubewire/kubewire/store"
@@ -111,10 +112,12 @@ type ManagerOptions struct {
 	// Log receives what the Manager and everything it runs log; nil means
 	// slog.Default().
 	Log *slog.Logger
-	// Trace receives one line per hop per object from every stage — Reflector,
-	// FIFO, store, handlers, workqueue, reconcile — and one per write the client
-	// makes (manager_trace.go).
-	Trace func(line string)
+	// Trace receives one Event per hop per object from every stage —
+	// Reflector, FIFO, store, handlers, workqueue, reconcile — and two per write
+	// the client makes, sent and answered (package trace, manager_trace.go).
+	// It is called on the stage's own goroutine: it must be quick, and safe for
+	// concurrent use.
+	Trace func(trace.Event)
 }
 
 // NewManager builds a manager around one client. It counts the client's
@@ -133,7 +136,8 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 		sharded: map[*informer.Informer]bool{}, shardedRes: map[string]bool{}, recorders: map[string]*events.Recorder{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
 	if opts.Trace != nil {
-		c.OnRequest = chain(c.OnRequest, traceWrites(opts.Trace))
+		sent, answered := traceWrites(opts.Trace)
+		c.OnSend, c.OnRequest = chain(c.OnSend, sent), chain(c.OnRequest, answered)
 	}
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // connect loads the kubeconfig the flags point at and builds a client; at -v 6 and
@@ -86,17 +87,22 @@ func noResources(w io.Writer, ns string) {
 
 // tracer returns where the pipeline's trace goes: the --trace printer (one
 // line at a time on stderr) and, with --ui, the live page; nil for neither.
-func (s *session) tracer() func(string) {
-	var stderr func(string)
-	if s.boolean("trace") {
-		var mu sync.Mutex
-		stderr = func(line string) {
-			mu.Lock()
-			fmt.Fprintln(s.env.Stderr, line)
-			mu.Unlock()
-		}
+func (s *session) tracer() func(trace.Event) {
+	return s.page.trace(s.traceLine())
+}
+
+// traceLine returns what prints one trace line on stderr with --trace, nil
+// without: the pipeline's hops (tracer) and the command's own lines (record's).
+func (s *session) traceLine() func(string) {
+	if !s.boolean("trace") {
+		return nil
 	}
-	return s.page.trace(stderr)
+	var mu sync.Mutex
+	return func(line string) {
+		mu.Lock()
+		fmt.Fprintln(s.env.Stderr, line)
+		mu.Unlock()
+	}
 }
 
 // pagedList says whether informers list with paged LIST requests instead of a

@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -128,18 +129,18 @@ func runSync(ctx context.Context, s *session) error {
 // syncInformer builds the informer sync runs: the Reflector for res in ns with -l
 // and --field-selector (--watch-list streams the list; --metadata-only asks for
 // PartialObjectMetadata), into a FIFO and the store.
-// OnStep hands every Reflector step to progress; --trace prints each as a
-// "listwatch …" line.
+// OnStep hands every Reflector step to progress; --trace prints each hop as a
+// line.
 //
 // Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
 // (one key string) per listed object: an allocation per object, small next to
 // decoding it.
 func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*controller.Manager, *informer.Informer, error) {
-	var trace func(string)
+	var emit func(trace.Event)
 	if t := s.tracer(); t != nil {
-		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
+		emit = func(e trace.Event) { mu.Lock(); t(e); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, PagedList: s.pagedList(), Trace: trace, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, PagedList: s.pagedList(), Trace: emit, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
 )
@@ -77,6 +78,7 @@ type Options struct {
 	// Clock times resyncs, and the default Source's backoffs and watch timeouts;
 	// nil means the wall clock.
 	Clock apiclient.Clock
-	// Trace, when set, receives one line per step through fifo, store and handler.
-	Trace func(line string)
+	// Trace, when set, receives one Event per hop through fifo, store and
+	// handler (package trace).
+	Trace func(trace.Event)
 }
