@@ -39,7 +39,7 @@ type Hub struct {
 	mu        sync.Mutex
 	ring      [keep]slot // ring[(seq-1)%keep] is hop seq
 	seq       uint64
-	read      uint64 // hops 1…read have been made from their Events (readLocked)
+	read      uint64          // hops 1…read have been made from their Events (readLocked)
 	streaming map[string]bool // per informer: its last WATCH asked for a streaming list, so its ITEMs are watchlist.go's
 	pages     map[*page]struct{}
 	paused    *Hop // step mode: the hop Trace is waiting at

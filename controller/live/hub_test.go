@@ -49,9 +49,9 @@ func TestHub_follows_a_pod_to_the_reconcile_its_change_caused(t *testing.T) {
 	want := []string{
 		"listwatch ADD demo/web-2", "fifo pop demo/web-2", "store add demo/web-2",
 		"handler add demo/web-2", "handler add demo/web-2",
-		"apiclient PATCH demo/web-2", // the story's PATCH pods/status, sent: the pod is Running
+		"apiclient PATCH demo/web-2",  // the story's PATCH pods/status, sent: the pod is Running
 		"listwatch UPDATE demo/web-2", // the event it causes comes after it,
-		"apiclient PATCH demo/web-2", // and so may the answer
+		"apiclient PATCH demo/web-2",  // and so may the answer
 		"fifo pop demo/web-2", "store update demo/web-2",
 		"handler update demo/web-2", "handler update demo/web-2",
 		"queue add demo/tools", "controller reconcile demo/tools", "apiclient PATCH demo/tools", "apiclient PATCH demo/tools", "controller reconcile demo/tools",
