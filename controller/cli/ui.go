@@ -6,6 +6,7 @@ import (
 	"net"
 
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/trace"
@@ -39,7 +40,7 @@ func (s *session) openUI(command string) (*ui, error) {
 		return nil, usagef("%s: %v", command, err)
 	}
 	u := &ui{ln: ln}
-	u.hub = live.New(live.Options{Command: command, Step: s.boolean("step"), Pipeline: func() controller.Pipeline {
+	u.hub = live.New(live.Options{Command: command, Step: s.boolean("step"), Pipeline: func() pipeline.Snapshot {
 		return u.m.Pipeline() // the page is served only once m is set (serve)
 	}})
 	fmt.Fprintf(s.env.Stderr, "ui: the pipeline page is at http://%s/\n", ln.Addr())

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/cli"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
@@ -149,7 +149,7 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 		t.Errorf("fifo: %+v; want depth 0, 4 popped", inf.FIFO)
 	}
 	if inf.Store.Objects != 1 || inf.Store.ResourceVersion != inf.Reflector.ResourceVersion ||
-		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (controller.IndexState{Name: "namespace", Values: 1}) {
+		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (pipeline.Index{Name: "namespace", Values: 1}) {
 		t.Errorf("store: %+v; want 1 object (web-1), at the Reflector's resourceVersion %s, in 1 namespace", inf.Store, inf.Reflector.ResourceVersion)
 	}
 	if len(inf.Handlers) != 2 {

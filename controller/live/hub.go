@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -19,7 +19,7 @@ type Options struct {
 	// Command names what runs: "demo", "run" or "sync" (shown on the page).
 	Command string
 	// Pipeline reads every stage's state; Manager.Pipeline.
-	Pipeline func() controller.Pipeline
+	Pipeline func() pipeline.Snapshot
 	// Step makes Trace wait, at every hop, until the page asks for the next one
 	// (POST /api/step) or the Hub is closed.
 	Step bool
