@@ -216,6 +216,9 @@ func (r *Reflector) backOff(ctx context.Context, err error, then stateFn) stateF
 	}
 	r.noteError(err)
 	r.step(Step{Op: OpError, Err: err, Next: "back off"})
+	if ctx.Err() != nil {
+		return nil // whoever read the step stopped us: nothing to say or wait for
+	}
 	switch {
 	case !apiclient.IsUnreachable(err):
 		r.log.Warn("list/watch failed, backing off", "err", err)

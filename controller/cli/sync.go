@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -66,6 +67,12 @@ func runSync(ctx context.Context, s *session) error {
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	// A list over its bounds (apiclient.ListLimits) would be refused again at
+	// every try: a Reflector goes on trying, as a controller's must, but sync
+	// stops it at once and says why, in one line.
+	waitCtx, giveUp := context.WithCancelCause(ctx)
+	defer giveUp(nil)
+	progress.onLimit = func(err error) { giveUp(err); stop() }
 	runErr := make(chan error, 1)
 	go func() { runErr <- inf.Run(runCtx) }() // owned here: waited for below
 	served := page.serve(runCtx, m)
@@ -91,9 +98,12 @@ func runSync(ctx context.Context, s *session) error {
 		defer close(reported)
 		progress.report(synced, s.env.Stderr, &stderrMu, time.Second)
 	}()
-	hasSynced := inf.WaitForCacheSync(ctx)
+	hasSynced := inf.WaitForCacheSync(waitCtx)
 	close(synced)
 	<-reported
+	if cause := context.Cause(waitCtx); !hasSynced && errors.Is(cause, apiclient.ErrListLimit) {
+		return finish(cause)
+	}
 	if !hasSynced {
 		// Interrupted before the sync finished: a clean stop, with what we have.
 		fmt.Fprintf(s.env.Stderr, "interrupted after %v: %d objects cached\n", time.Since(start).Round(time.Millisecond), inf.Len())
@@ -147,6 +157,8 @@ type listProgress struct {
 	items  atomic.Int64 // objects of the current attempt at the first list
 	pages  atomic.Int64 // pages asked for in that attempt
 	listed atomic.Bool  // the first list is complete: stop counting
+	// onLimit, when set, is told when the first list failed over its bounds.
+	onLimit func(error)
 }
 
 // step takes one Reflector step. A LIST of page 1 starts the count again: the
@@ -165,6 +177,10 @@ func (p *listProgress) step(st listwatch.Step) {
 		p.items.Add(1)
 	case listwatch.OpListed:
 		p.listed.Store(true)
+	case listwatch.OpError:
+		if p.onLimit != nil && errors.Is(st.Err, apiclient.ErrListLimit) {
+			p.onLimit(st.Err)
+		}
 	}
 }
 
