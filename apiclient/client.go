@@ -87,7 +87,7 @@ type Options struct {
 	// for (Retry-After) are told; nil means slog.Default().
 	Log *slog.Logger
 	// ListLimits bound every list made through the client (paging.go); the zero
-	// value has the defaults, 1 GiB and a million objects a list.
+	// value has the defaults, 1 GiB and 500,000 objects a list.
 	ListLimits ListLimits
 }
 

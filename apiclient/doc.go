@@ -80,7 +80,7 @@
 //   - A LIST is decoded item by item as it arrives (ListEach), a watch event by
 //     event (Watcher.Next): memory holds one item, not the response.
 //   - Every body is bounded after decompression: a list by ListLimits (1 GiB and
-//     a million objects, all its pages together, each page read through
+//     500,000 objects, all its pages together, each page read through
 //     PageGuard.Body; no continue token twice in one list), a document read
 //     whole (discovery, a Table page) at 64 MiB, one object or watch event at
 //     16 MiB. A list stopped at its bounds is an error wrapping ErrListLimit.

@@ -196,7 +196,7 @@ func TestListLimits_zero_means_the_defaults(t *testing.T) {
 	if err := g.Items(apiclient.DefaultListObjects); err != nil {
 		t.Fatalf("exactly the default objects: %v", err)
 	}
-	if err := g.Items(1); !errors.Is(err, apiclient.ErrListLimit) || !strings.Contains(err.Error(), "more than 1000000 objects") {
-		t.Fatalf("one object past the default: %v, want the 1,000,000 bound", err)
+	if err := g.Items(1); !errors.Is(err, apiclient.ErrListLimit) || !strings.Contains(err.Error(), "more than 500000 objects") {
+		t.Fatalf("one object past the default: %v, want the 500,000 bound", err)
 	}
 }

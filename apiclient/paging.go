@@ -13,17 +13,26 @@ import (
 // to gigabytes, would otherwise fill memory with a list that never ends (issues
 // 16 and 29). Give them in Options; the zero value of each field is its default.
 //
-// The defaults are far above any real list and far below what hurts:
+// The defaults are far above any real list, and they bound what a hostile
+// server can cost: one list's worth of memory, once, where it was gigabytes and
+// counting (figures: `kubewire sync` against listwatch/internal/hostile, peak RSS,
+// 2 cores, 2026-11-25).
 //
 //	Bytes    1 GiB, counted after decompression. The largest clusters Kubernetes
 //	         supports hold 150,000 pods; at the 5.2 KB of the recorded pod in
-//	         testdata (managedFields included) that is 780 MB, 78% of the bound;
-//	         pods of up to 7 KB on average fit. Memory follows bytes at about 0.7:
-//	         a sync held 3.7 KB of RSS per 5.2 KB pod, so a list stopped at the
-//	         bound has cost about 750 MB, once.
-//	Objects  1,000,000: 150,000 pods six times over. It is the bound for small
-//	         objects, whose memory is mostly per object (about 870 bytes each
-//	         for a 150-byte pod): a million of them is under 1 GB.
+//	         testdata (managedFields included) that is 780 MB, 73% of the bound;
+//	         pods of up to 7 KB on average fit. A server that never ended its
+//	         list of such pods was stopped after 207,257 of them at 738 MB
+//	         (managedFields are dropped: 0.7 byte of memory a byte read). Objects
+//	         with nothing to drop cost more, 1.35 bytes a byte: 500,842 pods of
+//	         2.1 KB held 1.44 GB, the most these defaults allow.
+//	Objects  500,000: 150,000 pods three times over. It is the bound for small
+//	         objects, whose memory is mostly per object: 500,000 pods of 1 KB
+//	         held 868 MB, and a gzip page of 1.2 MB that inflates to two
+//	         million 150-byte pods stops at 500,000 (a million held 776 MB).
+//
+// A bound that kept every hostile list under 300 MB would refuse a real
+// cluster: 150,000 real pods need about 540 MB themselves.
 //
 // A list that needs more — a cluster past Kubernetes' limits, or pods of 10 KB
 // on average at its limits — says so in its error; raise the limits here, or with
@@ -42,7 +51,7 @@ type ListLimits struct {
 
 const (
 	DefaultListBytes   = 1 << 30
-	DefaultListObjects = 1_000_000
+	DefaultListObjects = 500_000
 	// MaxPages bounds the pages of one list: 100,000 pages is 50 million objects
 	// at the default page size of 500. It stops a server that sends pages with
 	// nothing in them, which the other bounds would take long to notice.

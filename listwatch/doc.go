@@ -41,7 +41,7 @@
 // everything at once; a 410 on the list itself lists the latest from etcd; a
 // streaming list that fails before its end becomes a LIST (fallBack). Every list
 // is bounded by the client's apiclient.ListLimits (1 GiB after decompression and
-// a million objects by default, all pages or initial events together, and no
+// 500,000 objects by default, all pages or initial events together, and no
 // continue token twice): one past them fails like any other and backs off.
 //
 // Watching: watch from the last resourceVersion with allowWatchBookmarks and a
@@ -121,9 +121,9 @@
 //   - Run never gives up and never panics on what the server sends: a malformed or
 //     oversized line, an unknown event type, a cut or stalled stream are logged,
 //     reported in Health and recovered from. Only ctx stops it.
-//   - A list holds at most what apiclient.ListLimits allows (its memory is
-//     about 0.7 of its bytes: 1 GiB of pods cost 740 MB of RSS), and then fails
-//     with an error wrapping apiclient.ErrListLimit.
+//   - A list holds at most what apiclient.ListLimits allows (with the defaults,
+//     740 MB of RSS for real pods, 1.44 GB at worst: its doc has the
+//     figures), and then fails with an error wrapping apiclient.ErrListLimit.
 //   - A watch the server ended within a second is followed by a wait that grows
 //     with each one, as every failure is.
 //   - The Sink sees one Replace per completed list, then the watch's events in

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
@@ -123,7 +124,9 @@ func TestPager_refuses_continue_tokens_that_alternate(t *testing.T) {
 		"> GET /api/v1/namespaces/demo/pods?continue=A&limit=1", ok, pagedList("50", "B", podJSON("b", "4")),
 		"> GET /api/v1/namespaces/demo/pods?continue=B&limit=1", ok, pagedList("50", "A", podJSON("c", "5")),
 	))
-	_, _, err := listwatch.ListAll(context.Background(), rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // past the script, the server holds a request
+	defer cancel()
+	_, _, err := listwatch.ListAll(ctx, rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
 	if !errors.Is(err, apiclient.ErrListLimit) || !strings.Contains(err.Error(), "page 3 has the continue token of page 1") {
 		t.Fatalf("ListAll: %v, want an error wrapping ErrListLimit: page 3 repeats page 1's token", err)
 	}
