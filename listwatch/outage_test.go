@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -29,16 +28,8 @@ const outage = 20 * time.Second
 // every 1–2 s while nothing answers, and the first answer, whatever it is, starts
 // its backoff again from 0.8 s.
 func TestIntegration_a_quiet_reflector_is_back_soon_after_an_outage(t *testing.T) {
-	_, script := realtest.ClusterScript(t, securePort)
-	cfg, _ := realtest.Config(t)
-	side := integrationClient(t, cfg)
-	ns := realtest.Namespace(t, side, "kubewire-listwatch-outage")
+	side, ns, api, c := withPrivateAPIServer(t, "kubewire-listwatch-outage")
 	sideRC := side.Resource(apiclient.ConfigMaps).Namespace(ns)
-
-	api := startPrivateAPIServer(t, cfg, script)
-	mine := *cfg
-	mine.Server = api.url
-	c := integrationClient(t, &mine)
 	sink := newModelSink(nil)
 	type step struct {
 		listwatch.Step
