@@ -90,6 +90,24 @@ func TestPager_starts_over_unpaged_when_a_continue_token_expires(t *testing.T) {
 	}
 }
 
+// It starts over once: a server whose "unpaged" LIST pages anyway, and whose
+// token then expires again, would make it start over for ever, so the second
+// expiry is the list's error.
+func TestPager_starts_over_only_once(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
+		page2, "< 410", gone410,
+		"> GET /api/v1/namespaces/demo/pods?resourceVersion=0", ok, pagedList("90", "p3", podJSON("a", "3")),
+		"> GET /api/v1/namespaces/demo/pods?continue=p3", "< 410", gone410,
+	))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // past the script, the server holds a request
+	defer cancel()
+	_, _, err := listwatch.ListAll(ctx, rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	if !apiclient.IsGone(err) {
+		t.Fatalf("ListAll: %v, want the second 410", err)
+	}
+}
+
 func TestPager_returns_the_error_of_a_page(t *testing.T) {
 	rc := replayClient(t, script(t,
 		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
