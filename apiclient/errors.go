@@ -169,9 +169,11 @@ func CodeOf(err error) int {
 }
 
 // IsUnreachable: the request got no answer from the server — the connection was
-// refused, reset, or timed out before a response came. Every other failure, a
-// Status or a body that broke off, is an answer: the server is there. The
-// Reflector retries sooner after the first kind (listwatch's Backoff).
+// refused, reset, closed or timed out before a response came. Every other
+// failure is not: a Status or a body that broke off (the server is there), or a
+// failure on this side (credentials an exec plugin could not make, a
+// certificate that does not verify). The Reflector retries sooner after the
+// first kind (listwatch's Backoff).
 func IsUnreachable(err error) bool {
 	var na *noAnswerError
 	return errors.As(err, &na)

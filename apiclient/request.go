@@ -3,9 +3,11 @@ package apiclient
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -64,8 +66,8 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		resp, err := c.send(ctx, r, u.String())
 		if err != nil {
 			err = unwrapURLError(gaveUp(ctx, err))
-			if ctx.Err() == nil {
-				err = &noAnswerError{err} // no answer came (IsUnreachable)
+			if ctx.Err() == nil && noAnswer(err) {
+				err = &noAnswerError{err} // IsUnreachable
 			}
 			return nil, fmt.Errorf("%s %s: %w", r.verb, where, err)
 		}
@@ -160,6 +162,21 @@ const maxRetryAfter = time.Minute
 func drain(body io.ReadCloser) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxErrorBody))
 	body.Close()
+}
+
+// noAnswer reports whether a transport failure means that the server did not
+// answer: the connection could not be made, or broke before a response came
+// (refused, reset, closed, timed out). A failure on this side — credentials an
+// exec plugin could not make, a certificate that does not verify, a TLS alert
+// the server sent — is not: the server may be well, and asking it again soon
+// would not help.
+func noAnswer(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op.Op != "remote error"
+	}
+	var ne net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // unwrapURLError drops the *url.Error wrapper, whose message repeats the method
