@@ -90,15 +90,16 @@ func runDemo(parent context.Context, s *session) error {
 	}
 	s.flags["trace"] = "true" // the point of the demo is to watch the hops
 	trace := s.tracer()       // stderr, and the page with --ui
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: s.log, Trace: trace})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: demoNamespace, Log: s.log, Trace: trace})
 	if err != nil {
 		return err
 	}
-	podrestart.Setup(m, podrestart.Options{Namespace: demoNamespace, LabelSelector: demoSelector, Deployment: demoDeployment,
-		Workers: 1, Log: s.log, Trace: trace})
+	if _, err := podrestart.Setup(m, podrestart.Options{LabelSelector: demoSelector, Deployment: demoDeployment, Workers: 1}); err != nil {
+		return err
+	}
 	// The same informer the controller uses (same resource, namespace and
 	// selector), so the story waits on the events the controller sees.
-	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: demoNamespace, LabelSelector: demoSelector})
+	inf := m.Informer(apiclient.Pods, controller.WithLabels(demoSelector))
 	seen := newPodEvents(demoPod)
 	inf.AddHandler("demo", seen.handler(), 0)
 

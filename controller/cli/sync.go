@@ -140,11 +140,15 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if t := s.tracer(); t != nil {
 		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{PagedList: s.pagedList(), Trace: trace, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, PagedList: s.pagedList(), Trace: trace, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), MetadataOnly: s.boolean("metadata-only")}), nil
+	opts := []controller.InformerOption{controller.WithLabels(s.str("selector")), controller.WithFields(s.str("field-selector"))}
+	if s.boolean("metadata-only") {
+		opts = append(opts, controller.OnlyMetadata())
+	}
+	return m, m.Informer(res, opts...), nil
 }
 
 // listProgress counts the objects of the first list as the Reflector receives

@@ -124,17 +124,21 @@ func quietSnapshot(t *testing.T, url string) live.Snapshot {
 // What the page is told after the demo's story is what the story did: one pod
 // listed (web-1), one created, made Running and deleted (web-2): 4 objects
 // received, 4 deltas popped, web-1 left in the store, each of the two handlers
-// handling 4; web-2 becoming Running queued demo/tools once, reconciled once.
+// handling 4; the deployment listed (the controller's For) queued demo/tools
+// once, web-2 becoming Running once more: two reconciles.
 func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	u := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
 	u.wait(t, u.stdout)
 	url, stop := u.url, u.stop
 
 	s := quietSnapshot(t, url)
-	if s.Command != "demo" || s.Step || len(s.Informers) != 1 || len(s.Controllers) != 1 {
-		t.Fatalf("snapshot: command %q, step %v, %d informers, %d controllers; want demo, false, 1, 1", s.Command, s.Step, len(s.Informers), len(s.Controllers))
+	if s.Command != "demo" || s.Step || len(s.Informers) != 2 || len(s.Controllers) != 1 {
+		t.Fatalf("snapshot: command %q, step %v, %d informers, %d controllers; want demo, false, 2 (deployments and pods), 1", s.Command, s.Step, len(s.Informers), len(s.Controllers))
 	}
-	inf, ctl := s.Informers[0], s.Controllers[0]
+	inf, ctl := s.Informers[1], s.Controllers[0]
+	if inf.Name != "pods" {
+		t.Fatalf("informers %s, %s; want deployments, then pods", s.Informers[0].Name, inf.Name)
+	}
 	if inf.Reflector.State != "watching" || inf.Reflector.Events != 4 || inf.Reflector.Relists != 0 || inf.Reflector.LastError != "" {
 		t.Errorf("reflector: %+v; want watching, 4 objects received, no relist, no error", inf.Reflector)
 	}
@@ -153,11 +157,11 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 			t.Errorf("handler %s: %+v; want 4 handled, none waiting", h.Name, h)
 		}
 	}
-	if q := ctl.Queue; q.Adds != 1 || q.Depth != 0 || q.InFlight != 0 || q.Retries != 0 {
-		t.Errorf("queue: %+v; want 1 add (web-2 Running), nothing left", q)
+	if q := ctl.Queue; q.Adds != 2 || q.Depth != 0 || q.InFlight != 0 || q.Retries != 0 {
+		t.Errorf("queue: %+v; want 2 adds (the deployment listed, web-2 Running), nothing left", q)
 	}
-	if w := ctl.Workers; w.Reconciles != 1 || w.Errors != 0 || w.Busy != 0 || w.Max != 1 {
-		t.Errorf("workers: %+v; want 1 reconcile, no error, idle, 1 worker", w)
+	if w := ctl.Workers; w.Reconciles != 2 || w.Errors != 0 || w.Busy != 0 || w.Max != 1 {
+		t.Errorf("workers: %+v; want 2 reconciles, no error, idle, 1 worker", w)
 	}
 	if !s.Leader.Leading || s.Leader.Elected {
 		t.Errorf("leader: %+v; want leading, without election", s.Leader)

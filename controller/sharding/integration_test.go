@@ -91,15 +91,16 @@ func (s signal) WithGroup(string) slog.Handler      { return s }
 func (g *group) start(id string) {
 	g.t.Helper()
 	c, _ := realtest.Client(g.t, apiclient.Options{QPS: 200, Burst: 400})
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: slog.New(slog.DiscardHandler), Sharding: &sharding.Config{
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: g.ns, Log: slog.New(slog.DiscardHandler), Sharding: &sharding.Config{
 		Namespace: g.ns, Name: "it", Identity: id, Logger: slog.New(signal{g.changed, id}),
 		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond,
 	}})
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	inf := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: g.ns, Sharded: true})
-	ctrl := controller.New("it", controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+	b := controller.New(m, "it", controller.Options{Workers: 4}).For(apiclient.ConfigMaps)
+	inf := m.Informer(apiclient.ConfigMaps) // the For's: this replica's share
+	_, err = b.Complete(controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		g.ledger.begin(id, req.String())
 		defer g.ledger.end(id, req.String())
 		if os.Getenv("KUBEWIRE_TEST_SHARD_LOG") != "" {
@@ -114,9 +115,10 @@ func (g *group) start(id string) {
 		case <-ctx.Done():
 		}
 		return controller.Result{}, nil
-	}), controller.Options{Workers: 4, Log: slog.New(slog.DiscardHandler)})
-	ctrl.Watch(inf, nil)
-	m.Add(ctrl)
+	}))
+	if err != nil {
+		g.t.Fatal(err)
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	r := &replica{m: m, inf: inf, stop: stop, done: make(chan error, 1)}
 	go func() { r.done <- m.Run(ctx) }()

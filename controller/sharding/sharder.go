@@ -63,7 +63,7 @@ func New(cfg Config) (*Sharder, error) {
 	}
 	return &Sharder{
 		cfg:       cfg,
-		leases:    apiclient.NewTyped[leaderelection.Lease](cfg.Client.Resource(apiclient.Leases).Namespace(cfg.Namespace)),
+		leases:    apiclient.NewTyped[leaderelection.Lease](cfg.Client).Namespace(cfg.Namespace),
 		name:      leaseName(cfg.Name, cfg.Identity),
 		gate:      newGate(),
 		seen:      map[string]observed{},
