@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -23,8 +24,10 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 	cfg.Stderr = s.env.Stderr
 	// No client-side rate limit: the server's Priority and Fairness decides, and
 	// the client waits out its 429s (apiclient.Options). The server's warnings go
-	// to the command's log, on stderr, each once.
-	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log})
+	// to the command's log, on stderr, each once. Lists are bounded as
+	// apiclient.ListLimits says, or as --max-list-mib and --max-list-objects do.
+	limits := apiclient.ListLimits{Bytes: int64(min(s.integer("max-list-mib", 0), math.MaxInt64>>20)) << 20, Objects: s.integer("max-list-objects", 0)}
+	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log, ListLimits: limits})
 	if err != nil {
 		return nil, nil, err
 	}

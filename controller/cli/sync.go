@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -71,6 +72,12 @@ func runSync(ctx context.Context, s *session) error {
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	// A list over its bounds (apiclient.ListLimits) would be refused again at
+	// every try: a Reflector goes on trying, as a controller's must, but sync
+	// stops it at once and says why, in one line.
+	waitCtx, giveUp := context.WithCancelCause(ctx)
+	defer giveUp(nil)
+	progress.onLimit = func(err error) { giveUp(err); stop() }
 	runErr := make(chan error, 1)
 	go func() { runErr <- inf.Run(runCtx) }() // owned here: waited for below
 	served := page.serve(runCtx, m)
@@ -96,9 +103,12 @@ func runSync(ctx context.Context, s *session) error {
 		defer close(reported)
 		progress.report(synced, s.env.Stderr, &stderrMu, time.Second)
 	}()
-	hasSynced := inf.WaitForCacheSync(ctx)
+	hasSynced := inf.WaitForCacheSync(waitCtx)
 	close(synced)
 	<-reported
+	if cause := context.Cause(waitCtx); !hasSynced && errors.Is(cause, apiclient.ErrListLimit) {
+		return finish(cause)
+	}
 	if !hasSynced {
 		// Interrupted before the sync finished: a clean stop, with what we have
 		// (--dump prints it), and an exit status that says it is not all.
@@ -161,6 +171,8 @@ type listProgress struct {
 	items  atomic.Int64 // objects of the current attempt at the first list
 	pages  atomic.Int64 // pages asked for in that attempt
 	listed atomic.Bool  // the first list is complete: stop counting
+	// onLimit, when set, is told when the first list failed over its bounds.
+	onLimit func(error)
 }
 
 // step takes one Reflector step. A LIST of page 1 starts the count again: the
@@ -179,6 +191,10 @@ func (p *listProgress) step(st listwatch.Step) {
 		p.items.Add(1)
 	case listwatch.OpListed:
 		p.listed.Store(true)
+	case listwatch.OpError:
+		if p.onLimit != nil && errors.Is(st.Err, apiclient.ErrListLimit) {
+			p.onLimit(st.Err)
+		}
 	}
 }
 
