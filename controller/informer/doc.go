@@ -87,8 +87,8 @@
 // sharedProcessor, processorListener) and controller.go (processLoop,
 // processDeltas). What differs:
 //   - HasSynced waits for the handlers (above).
-//   - The FIFO is the in-order one (client-go's RealFIFO, its only FIFO from
-//     1.36) and the first list a streaming list (client-go's WatchListClient,
+//   - The FIFO is the in-order one (client-go's RealFIFO, its informers' from
+//     1.36, InOrderInformers GA) and the first list a streaming list (client-go's WatchListClient,
 //     default since v0.35), as in client-go today; Options.DeltaFIFO and
 //     Options.PagedList choose the older ways (the controller.Manager chooses
 //     for all its informers: ManagerOptions). Where a server ignores
