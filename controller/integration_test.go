@@ -281,12 +281,12 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 		if !lifted.IsZero() && time.Since(lifted) > time.Minute {
 			t.Fatalf("still refused a minute after the policy was lifted (%d tries): %v", failures, err)
 		}
-		for ctrl.Queue().Metrics().Delayed == 0 { // until the loop has scheduled the retry
+		waitUntil(t, "the retry scheduled", func() bool {
 			if ctrl.Stats().Dropped > 0 {
 				t.Fatalf("the Request was dropped after %d refusals", failures)
 			}
-			yield()
-		}
+			return ctrl.Queue().Metrics().Delayed > 0
+		})
 		// The default backoff: 5 ms·2ⁿ⁻¹ after the n-th failure, up to the cap (from
 		// the 17th; the shift would overflow long after).
 		backoff := controller.DefaultMaxBackoff
