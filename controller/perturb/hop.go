@@ -1,0 +1,64 @@
+package perturb
+
+import (
+	"fmt"
+
+	"github.com/kubewire/kubewire/controller/trace"
+	"github.com/kubewire/kubewire/listwatch"
+)
+
+// hop takes one trace Event of a process. The story keeps the hops that say
+// what a process made of what it was told — a Reconcile's outcome, a list
+// taken in, a watch that failed — and leaves out the rest (each stage's
+// handing on), which the gate's own lines already pin down.
+func (x *execution) hop(p *process, e trace.Event) {
+	x.net.mu.Lock()
+	dead := p.dead
+	x.net.mu.Unlock()
+	if dead {
+		return // what a process does as it dies is nobody's business
+	}
+	var line string
+	if x.verbose {
+		x.say(p, "  · %s", e)
+	}
+	switch e.Stage {
+	case trace.Controller:
+		line = outcomeOf(e)
+	case trace.Reflector:
+		switch e.Step.Op {
+		case listwatch.OpListed:
+			line = fmt.Sprintf("%s: listed %d", e.Informer, e.Step.Items)
+		case listwatch.OpError, listwatch.OpFallback:
+			line = fmt.Sprintf("%s: %s: %v → %s", e.Informer, e.Step.Op, e.Step.Err, e.Step.Next)
+		}
+	case trace.Informer:
+		line = e.String()
+	}
+	if line != "" {
+		x.say(p, "  %s", line)
+	}
+	if e.Stage == trace.Controller && e.Verb == "reconcile" && e.Outcome != "start" {
+		x.net.hold(p, e.Key)
+	}
+}
+
+// outcomeOf is a reconcile's hop without its duration.
+func outcomeOf(e trace.Event) string {
+	if e.Verb != "reconcile" {
+		return ""
+	}
+	// A Reconcile that did nothing is left out: whether a handler's Request
+	// came before or after the worker took the one before is up to the
+	// scheduler, and so is whether the same Request is reconciled once or
+	// twice (finish, in network.go, makes the second one a no-op).
+	switch e.Outcome {
+	case "error":
+		return fmt.Sprintf("reconcile %s: error: %v", e.Key, e.Err)
+	case "terminal":
+		return fmt.Sprintf("reconcile %s: terminal error: %v", e.Key, e.Err)
+	case "dropped":
+		return fmt.Sprintf("reconcile %s: dropped: %v", e.Key, e.Err)
+	}
+	return ""
+}

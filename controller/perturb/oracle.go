@@ -1,0 +1,225 @@
+package perturb
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The oracle: what an execution with a perturbation must do that the
+// reference did. Every invariant holds at every version (checkInvariants);
+// the controller becomes idle within the bounds (execution.settle); and the
+// end state — every object of every collection a request touched, Events and
+// Leases aside — equals the reference's once what differs between any two
+// runs is taken out (endState): uids, resourceVersions, timestamps,
+// managedFields, generated names, and the fields Spec.Ignore names.
+
+// checkInvariants checks every invariant at every version written since the
+// last check. false: one does not hold (the execution's problem says which,
+// where).
+func (x *execution) checkInvariants() bool {
+	last := x.hist.last()
+	if len(x.spec.Invariants) == 0 || last == x.checkedAt {
+		x.checkedAt = last
+		return true
+	}
+	for _, c := range x.hist.since(x.checkedAt) {
+		s := &State{Version: c.rv, objs: x.hist.at(c.rv)}
+		for _, inv := range x.spec.Invariants {
+			if err := inv.Holds(s); err != nil {
+				x.fail("invariant %q does not hold at version %d (%s %s %s): %v", inv.Name, c.rv, c.coll, c.typ, c.key(), err)
+				return false
+			}
+		}
+	}
+	x.checkedAt = last
+	return true
+}
+
+// object is one object of an end state: its fields, "path = value", sorted.
+type object map[string]string
+
+// endState is the end state of a history: "collection namespace/name" →
+// object.
+func endState(hist []change, ignore []string) map[string]object {
+	names := identities(hist)
+	final := map[string]change{}
+	for _, c := range hist {
+		if isNote(c.coll) {
+			continue
+		}
+		k := c.coll + " " + objectKey(c.ns, names.rename(c.name))
+		if c.typ == "DELETED" {
+			delete(final, k)
+		} else {
+			final[k] = c
+		}
+	}
+	out := map[string]object{}
+	for k, c := range final {
+		o := object{}
+		flatten(c.obj, "", func(path, value string) {
+			if !ignored(c.coll, path, ignore) {
+				o[path] = value
+			}
+		}, names)
+		out[k] = o
+	}
+	return out
+}
+
+// always is what differs between any two runs of the same controller, left
+// out of every comparison.
+var always = []string{".metadata.uid", ".metadata.resourceVersion", ".metadata.creationTimestamp",
+	".metadata.deletionTimestamp", ".metadata.managedFields", ".metadata.selfLink"}
+
+func ignored(coll, path string, ignore []string) bool {
+	under := func(p string) bool {
+		return path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
+	}
+	for _, p := range always {
+		if under(p) {
+			return true
+		}
+	}
+	for _, rule := range ignore {
+		c, p, _ := strings.Cut(rule, ":")
+		if (c == "*" || c == coll) && under(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// names maps what a run makes up to what stays the same from run to run: a
+// uid to the object it was given to ("foos default/example#1", the first
+// object of that name), and a name made from generateName to the prefix and
+// its rank ("web-#2").
+type names map[string]string
+
+func identities(hist []change) names {
+	n := names{}
+	seen := map[string]int{}
+	for _, c := range hist {
+		if c.typ != "ADDED" {
+			continue
+		}
+		m := metadata(c.obj)
+		name := c.name
+		if gen, _ := m["generateName"].(string); gen != "" && strings.HasPrefix(c.name, gen) {
+			seen["generated "+gen]++
+			name = fmt.Sprintf("%s#%d", gen, seen["generated "+gen])
+			n[c.name] = name
+		}
+		who := c.coll + " " + objectKey(c.ns, name)
+		seen[who]++
+		if uid, _ := m["uid"].(string); uid != "" {
+			n[uid] = fmt.Sprintf("%s#%d", who, seen[who])
+		}
+	}
+	return n
+}
+
+func (n names) rename(s string) string {
+	if r, ok := n[s]; ok {
+		return r
+	}
+	return s
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// flatten calls leaf for every leaf of v with its path (.spec.replicas,
+// .metadata.annotations["example.com/at"], .spec.containers[0].image) and
+// its value as JSON, made-up names and times replaced.
+func flatten(v any, path string, leaf func(path, value string), n names) {
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			leaf(path, "{}")
+		}
+		for k, e := range v {
+			p := path + "." + k
+			if !plainKey.MatchString(k) {
+				p = fmt.Sprintf("%s[%q]", path, k)
+			}
+			flatten(e, p, leaf, n)
+		}
+	case []any:
+		if len(v) == 0 {
+			leaf(path, "[]")
+		}
+		for i, e := range v {
+			flatten(e, fmt.Sprintf("%s[%d]", path, i), leaf, n)
+		}
+	case string:
+		if _, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			leaf(path, "<time>")
+			return
+		}
+		b, _ := json.Marshal(n.rename(v))
+		leaf(path, string(b))
+	default:
+		b, _ := json.Marshal(v)
+		leaf(path, string(b))
+	}
+}
+
+// diff says how got differs from want, one line per object or field, at most
+// max lines.
+func diff(want, got map[string]object, max int) []string {
+	keys := map[string]bool{}
+	for k := range want {
+		keys[k] = true
+	}
+	for k := range got {
+		keys[k] = true
+	}
+	var out []string
+	for _, k := range sortedKeys(keys) {
+		w, inWant := want[k]
+		g, inGot := got[k]
+		switch {
+		case !inGot:
+			out = append(out, k+": missing (the reference ends with it)")
+		case !inWant:
+			out = append(out, k+": extra (the reference ends without it)")
+		default:
+			paths := map[string]bool{}
+			for p := range w {
+				paths[p] = true
+			}
+			for p := range g {
+				paths[p] = true
+			}
+			for _, p := range sortedKeys(paths) {
+				if w[p] != g[p] {
+					out = append(out, fmt.Sprintf("%s: %s is %s, the reference's %s", k, p, orAbsent(g, p), orAbsent(w, p)))
+				}
+			}
+		}
+	}
+	if len(out) > max {
+		out = append(out[:max], fmt.Sprintf("… and %d more", len(out)-max))
+	}
+	return out
+}
+
+func orAbsent(o object, p string) string {
+	if v, ok := o[p]; ok {
+		return v
+	}
+	return "absent"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,91 @@
+package perturb
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Report is what Explore found. Its String is the same for the same Spec and
+// seed, run after run.
+type Report struct {
+	Test       string // the test that explored, for the replay line
+	Seed       uint64
+	Writes     int    // what the reference wrote
+	Events     int    // the watch events the reference's processes were told
+	Executions int    // perturbed executions run
+	Reference  string // what went wrong in the reference itself, if anything
+	Story      []string
+	Failures   []Failure
+}
+
+// Failure is one perturbation the controller did not get through.
+type Failure struct {
+	Perturbation Perturbation
+	About        string   // what the perturbation did, in words
+	Problem      string   // what went wrong: the invariant, the bound, the end state's difference
+	Story        []string // the execution around the perturbation (doc.go: reading a story)
+}
+
+// Err is nil when the reference and every perturbed execution passed, and
+// the report otherwise.
+func (r *Report) Err() error {
+	if r.Reference == "" && len(r.Failures) == 0 {
+		return nil
+	}
+	return errors.New(r.String())
+}
+
+// String tells the whole report: a summary line; for a failed reference its
+// story; else each failure, those with the same problem together, the first
+// with its story and the line that replays it.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "perturb: seed %d: the reference made %d writes and was told %d watch events", r.Seed, r.Writes, r.Events)
+	if r.Reference != "" {
+		fmt.Fprintf(&b, "; it failed by itself: %s\n", r.Reference)
+		writeIndented(&b, "  ", r.Story)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "; %d perturbed executions, %d failed\n", r.Executions, len(r.Failures))
+	var order []string
+	groups := map[string][]Failure{}
+	for _, f := range r.Failures {
+		if groups[f.Problem] == nil {
+			order = append(order, f.Problem)
+		}
+		groups[f.Problem] = append(groups[f.Problem], f)
+	}
+	for _, problem := range order {
+		fs := groups[problem]
+		first := fs[0]
+		fmt.Fprintf(&b, "\nFAIL %s: %s\n", first.Perturbation.ID(), first.About)
+		writeIndented(&b, "  ", strings.Split(problem, "\n"))
+		if len(fs) > 1 {
+			ids := make([]string, 0, len(fs)-1)
+			for _, f := range fs[1:] {
+				ids = append(ids, f.Perturbation.ID())
+			}
+			fmt.Fprintf(&b, "  the same with %s\n", strings.Join(ids, ", "))
+		}
+		fmt.Fprintf(&b, "  replay: %s\n", r.replay(first.Perturbation))
+		b.WriteString("  story:\n")
+		writeIndented(&b, "    ", first.Story)
+	}
+	return b.String()
+}
+
+// replay is the command that runs one perturbation again, alone.
+func (r *Report) replay(p Perturbation) string {
+	parts := strings.Split(r.Test, "/")
+	for i, s := range parts {
+		parts[i] = "^" + s + "$"
+	}
+	return fmt.Sprintf("KUBEWIRE_PERTURB='seed=%d only=%s' go test -run '%s' .", r.Seed, p.ID(), strings.Join(parts, "/"))
+}
+
+func writeIndented(b *strings.Builder, indent string, lines []string) {
+	for _, l := range lines {
+		b.WriteString(indent + l + "\n")
+	}
+}
