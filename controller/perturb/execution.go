@@ -52,6 +52,7 @@ type execution struct {
 	checkedAt  int64     // the version invariants were last checked at
 
 	mu    sync.Mutex // guards the story: hops come from every goroutine
+	over  bool       // the execution is shutting down: hops are no longer told
 	story []string
 	at    int // where in the story the perturbation happened, -1 before
 
@@ -160,6 +161,7 @@ func (x *execution) settle(last bool) bool {
 			continue
 		}
 		if x.liftLag() || (last && x.letHoldsGo()) {
+			x.lastActive = time.Now()
 			continue
 		}
 		return true
@@ -222,6 +224,7 @@ func (x *execution) deliver(s *stream) {
 	if line == nil {
 		s.put(nil)
 		n.mu.Unlock()
+		x.lastActive = time.Now()
 		x.say(s.proc, "← %s watch ended", s.t.coll())
 		return
 	}
@@ -236,9 +239,9 @@ func (x *execution) deliver(s *stream) {
 		x.say(s.proc, "✂ %s %s %s v%d is held back, with the rest of the watch, until %s changes again", s.t.coll(), ev.typ, ev.key(), v, ev.key())
 		return
 	}
+	x.lastActive = time.Now()
 	i := 0
 	if change && !s.initial {
-		x.lastActive = time.Now()
 		x.out.events = append(x.out.events, point{what: s.t.coll() + " " + ev.typ + " " + ev.key(), coll: s.t.coll(), key: ev.key(), typ: ev.typ, version: v})
 		i = len(x.out.events)
 	}
@@ -392,6 +395,9 @@ func (x *execution) restart() bool {
 // shutdown stops every process and the server, and keeps what the execution
 // leaves behind.
 func (x *execution) shutdown() {
+	x.mu.Lock()
+	x.over = true
+	x.mu.Unlock()
 	for _, p := range x.procs {
 		if err := x.stop(p); err != nil && x.out.problem == "" {
 			x.fail("%v", err)
@@ -404,6 +410,13 @@ func (x *execution) shutdown() {
 	x.mu.Lock()
 	x.out.story, x.out.at = x.story, x.at
 	x.mu.Unlock()
+	// What the server made up — generated names, uids — is told as what it
+	// stands for, the same in every run.
+	r := identities(x.out.history).replacer()
+	for i, line := range x.out.story {
+		x.out.story[i] = r.Replace(line)
+	}
+	x.out.problem = r.Replace(x.out.problem)
 }
 
 // fail records the execution's problem (the first one).

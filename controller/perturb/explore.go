@@ -51,7 +51,7 @@ func Explore(t *testing.T, spec Spec) *Report {
 		problem := out.problem
 		if problem == "" {
 			if d := diff(want, endState(out.history, spec.Ignore), 12); len(d) > 0 {
-				problem = "the end state differs from the reference's:\n" + strings.Join(d, "\n")
+				problem = "the end state differs from the reference's:\n  " + strings.Join(d, "\n  ")
 			}
 		}
 		if problem != "" {

@@ -15,7 +15,10 @@ func (x *execution) hop(p *process, e trace.Event) {
 	x.net.mu.Lock()
 	dead := p.dead
 	x.net.mu.Unlock()
-	if dead {
+	x.mu.Lock()
+	over := x.over
+	x.mu.Unlock()
+	if dead || over {
 		return // what a process does as it dies is nobody's business
 	}
 	var line string

@@ -37,8 +37,9 @@ func (r *Report) Err() error {
 }
 
 // String tells the whole report: a summary line; for a failed reference its
-// story; else each failure, those with the same problem together, the first
-// with its story and the line that replays it.
+// story; else, for each kind of perturbation that failed, its first failure in
+// full — what it did, what went wrong, the line that replays it and the story
+// around it — and the others of that kind one line each.
 func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "perturb: seed %d: the reference made %d writes and was told %d watch events", r.Seed, r.Writes, r.Events)
@@ -48,29 +49,26 @@ func (r *Report) String() string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "; %d perturbed executions, %d failed\n", r.Executions, len(r.Failures))
-	var order []string
-	groups := map[string][]Failure{}
+	var kinds []Kind
+	byKind := map[Kind][]Failure{}
 	for _, f := range r.Failures {
-		if groups[f.Problem] == nil {
-			order = append(order, f.Problem)
+		k := f.Perturbation.Kind
+		if byKind[k] == nil {
+			kinds = append(kinds, k)
 		}
-		groups[f.Problem] = append(groups[f.Problem], f)
+		byKind[k] = append(byKind[k], f)
 	}
-	for _, problem := range order {
-		fs := groups[problem]
-		first := fs[0]
+	for _, k := range kinds {
+		first := byKind[k][0]
 		fmt.Fprintf(&b, "\nFAIL %s: %s\n", first.Perturbation.ID(), first.About)
-		writeIndented(&b, "  ", strings.Split(problem, "\n"))
-		if len(fs) > 1 {
-			ids := make([]string, 0, len(fs)-1)
-			for _, f := range fs[1:] {
-				ids = append(ids, f.Perturbation.ID())
-			}
-			fmt.Fprintf(&b, "  the same with %s\n", strings.Join(ids, ", "))
-		}
+		writeIndented(&b, "  ", strings.Split(first.Problem, "\n"))
 		fmt.Fprintf(&b, "  replay: %s\n", r.replay(first.Perturbation))
 		b.WriteString("  story:\n")
 		writeIndented(&b, "    ", first.Story)
+		for _, f := range byKind[k][1:] {
+			problem, _, _ := strings.Cut(f.Problem, "\n")
+			fmt.Fprintf(&b, "  also %s: %s\n", f.Perturbation.ID(), problem)
+		}
 	}
 	return b.String()
 }

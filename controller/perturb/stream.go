@@ -17,7 +17,8 @@ type stream struct {
 	id     int
 	proc   *process
 	t      target
-	ctx    context.Context // the client's request; done when it stops reading
+	client context.Context // the client's request: done when it stops reading
+	server context.Context // the writer's: done when the stream is ended for it
 	cancel context.CancelFunc
 
 	queued  [][]byte // events written and not yet delivered, one line each
@@ -67,7 +68,7 @@ func (n *network) openStream(c *call, req *http.Request) *http.Response {
 	w := newLineWriter(s.write, func(p []byte) { refusal = append(refusal, p...) })
 	go func() {
 		defer close(ended)
-		n.h.ServeHTTP(w, req.WithContext(s.ctx))
+		n.h.ServeHTTP(w, req.WithContext(s.server))
 		w.start(http.StatusOK)
 		n.mu.Lock()
 		s.ended = true
@@ -90,7 +91,7 @@ func (n *network) openStream(c *call, req *http.Request) *http.Response {
 func (n *network) newStream(c *call, req *http.Request) *stream {
 	ctx, cancel := context.WithCancel(req.Context())
 	q := req.URL.Query()
-	s := &stream{n: n, proc: c.proc, t: c.t, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), initial: q.Get("sendInitialEvents") == "true"}
+	s := &stream{n: n, proc: c.proc, t: c.t, client: req.Context(), server: ctx, cancel: cancel, wake: make(chan struct{}, 1), initial: q.Get("sendInitialEvents") == "true"}
 	n.mu.Lock()
 	n.ids++
 	s.id = n.ids
@@ -187,8 +188,8 @@ func (b *streamBody) Read(p []byte) (int, error) {
 		s.n.mu.Unlock()
 		select {
 		case <-s.wake:
-		case <-s.ctx.Done():
-			return 0, s.ctx.Err()
+		case <-s.client.Done():
+			return 0, s.client.Err()
 		}
 	}
 }
