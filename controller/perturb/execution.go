@@ -80,6 +80,8 @@ type point struct {
 	key     string
 	typ     string // events
 	version int    // the state's version (ordinal) after the write; the event's
+	// conditional: a write that can be answered 409 (perturbation.go)
+	conditional bool
 }
 
 // execute runs one execution in a bubble of its own.
@@ -198,14 +200,15 @@ func (x *execution) letCall(c *call) {
 		x.lastActive = time.Now()
 		k := len(x.out.writes) + 1
 		c.nth = k
-		x.out.writes = append(x.out.writes, point{what: c.describe(), method: c.req.Method, coll: c.t.coll(), key: objectKey(c.t.namespace, c.t.name)})
+		w := point{what: c.describe(), method: c.req.Method, coll: c.t.coll(), key: objectKey(c.t.namespace, c.t.name), conditional: conditional(c.req, c.body)}
+		x.out.writes = append(x.out.writes, w)
 		if x.plan.Write == k && !x.fired {
 			switch x.plan.Kind {
 			case Crash, Stale:
 				v.crash, x.crashDue = true, true
 				x.fire()
 			case Conflict, Throttle, Unavailable, Internal, Timeout:
-				if v.fault = faultFor(x.plan, c.req.Method); v.fault != nil {
+				if v.fault = faultFor(x.plan, w); v.fault != nil {
 					x.fire()
 				}
 			}
@@ -216,16 +219,18 @@ func (x *execution) letCall(c *call) {
 }
 
 // deliver delivers a stream's next event, or its end, unless the perturbation
-// holds, replaces or cuts it.
+// holds, replaces or cuts it. The story is told before the client is woken:
+// what the client does with the event comes after it, however the goroutines
+// run.
 func (x *execution) deliver(s *stream) {
 	n := x.net
 	n.mu.Lock()
+	defer n.mu.Unlock()
+	x.lastActive = time.Now()
 	line := s.next()
 	if line == nil {
-		s.put(nil)
-		n.mu.Unlock()
-		x.lastActive = time.Now()
 		x.say(s.proc, "← %s watch ended", s.t.coll())
+		s.put(nil)
 		return
 	}
 	ev := parseEvent(line)
@@ -233,37 +238,26 @@ func (x *execution) deliver(s *stream) {
 	change := ev.typ == "ADDED" || ev.typ == "MODIFIED" || ev.typ == "DELETED"
 	p := x.plan
 	if p.Kind == Coalesce && !x.fired && change && s.t.coll() == p.Coll && ev.key() == p.Key && v == p.Version {
-		s.hold = &coalesce{key: p.Key, rv: ev.version()}
-		n.mu.Unlock()
 		x.fire()
 		x.say(s.proc, "✂ %s %s %s v%d is held back, with the rest of the watch, until %s changes again", s.t.coll(), ev.typ, ev.key(), v, ev.key())
+		s.hold = &coalesce{key: p.Key, rv: ev.version()}
 		return
 	}
-	x.lastActive = time.Now()
 	i := 0
 	if change && !s.initial {
 		x.out.events = append(x.out.events, point{what: s.t.coll() + " " + ev.typ + " " + ev.key(), coll: s.t.coll(), key: ev.key(), typ: ev.typ, version: v})
 		i = len(x.out.events)
 	}
-	expire := p.Kind == Expire && p.Event == i && i > 0 && !x.fired
-	cut := p.Kind == Cut && p.Event == i && i > 0 && !x.fired
-	if expire {
-		s.put(expiredLine(ev.rv))
-		s.breakOff(io.EOF)
-	} else {
-		s.put(line)
-	}
-	if cut {
-		s.breakOff(io.ErrUnexpectedEOF)
-	}
 	if ev.initialEnd {
 		s.initial = false
 	}
-	n.mu.Unlock()
 	switch {
-	case expire:
+	case p.Kind == Expire && p.Event == i && i > 0 && !x.fired:
 		x.fire()
 		x.say(s.proc, "✂ %s %s %s v%d is replaced by 410 Expired", s.t.coll(), ev.typ, ev.key(), v)
+		s.put(expiredLine())
+		s.breakOff(io.EOF)
+		return
 	case ev.typ == "BOOKMARK":
 		x.say(s.proc, "← %s BOOKMARK v%d", s.t.coll(), v)
 	case ev.typ == "ERROR":
@@ -271,10 +265,14 @@ func (x *execution) deliver(s *stream) {
 	default:
 		x.say(s.proc, "← %s %s %s v%d", s.t.coll(), ev.typ, ev.key(), v)
 	}
-	if cut {
+	if p.Kind == Cut && p.Event == i && i > 0 && !x.fired {
 		x.fire()
 		x.say(s.proc, "✂ the watch of %s breaks", s.t.coll())
+		s.put(line)
+		s.breakOff(io.ErrUnexpectedEOF)
+		return
 	}
+	s.put(line)
 }
 
 // told tells a call and its answer.
@@ -340,7 +338,7 @@ func (x *execution) releaseHolds(all bool) bool {
 			changed = changed || (c.coll == s.t.coll() && c.key() == h.key)
 		}
 		if changed || all {
-			s.hold, s.queued, s.ended = nil, [][]byte{expiredLine(fmt.Sprint(h.rv))}, true
+			s.hold, s.queued, s.ended = nil, [][]byte{expiredLine()}, true
 			s.cancel()
 			released = append(released, s)
 		}

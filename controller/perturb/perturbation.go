@@ -29,8 +29,9 @@ const (
 	// end with 410 Expired, and the Reflector's relist shows the later state
 	// only: what a restart or an expired watch does to a transition.
 	Coalesce Kind = "coalesce"
-	// Conflict: the k-th write (an update or a patch) is answered 409 Conflict
-	// and not made, as when someone else wrote first.
+	// Conflict: the k-th write, if it is one that can conflict — an update
+	// (PUT), a server-side apply, a patch that carries a resourceVersion — is
+	// answered 409 Conflict and not made, as when someone else wrote first.
 	Conflict Kind = "conflict"
 	// Throttle: the k-th write is answered 429 with Retry-After: 1, and not
 	// made (API Priority and Fairness).
@@ -132,6 +133,19 @@ func ParseID(id string) (Perturbation, error) {
 	return p, nil
 }
 
+// conditional says whether a write can be answered 409 Conflict: an update,
+// a server-side apply (a field another manager owns), a patch that names the
+// resourceVersion it was made from.
+func conditional(req *http.Request, body []byte) bool {
+	switch {
+	case req.Method == http.MethodPut:
+		return true
+	case req.Method != http.MethodPatch:
+		return false
+	}
+	return strings.HasPrefix(req.Header.Get("Content-Type"), "application/apply-patch") || bytes.Contains(body, []byte(`"resourceVersion"`))
+}
+
 // fault is how the gate answers a write a perturbation picked.
 type fault struct {
 	code       int
@@ -141,11 +155,12 @@ type fault struct {
 }
 
 // faultFor is p's fault for a write, nil when p has none for it (a Conflict on
-// a create: nobody can have written first).
-func faultFor(p Perturbation, method string) *fault {
+// a create, or on a merge patch with no resourceVersion: nobody can have
+// written first).
+func faultFor(p Perturbation, w point) *fault {
 	switch p.Kind {
 	case Conflict:
-		if method == http.MethodPut || method == http.MethodPatch {
+		if w.conditional {
 			return &fault{code: http.StatusConflict, reason: "Conflict"}
 		}
 	case Throttle:
@@ -182,9 +197,8 @@ func statusResponse(code int, reason, message, retryAfter string) *http.Response
 
 // expiredLine is the watch event that ends a watch whose version the server
 // no longer has: the Reflector relists.
-func expiredLine(rv string) []byte {
-	return eventLine("ERROR", fmt.Appendf(nil,
-		`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: %s","reason":"Expired","code":410}`, rv))
+func expiredLine() []byte {
+	return eventLine("ERROR", []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version","reason":"Expired","code":410}`))
 }
 
 // coalesce is a stream holding from the state of key at rv until the object's

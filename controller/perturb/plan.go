@@ -2,7 +2,6 @@ package perturb
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 )
 
@@ -18,7 +17,7 @@ func plan(ref outcome, spec Spec) []Perturbation {
 		switch kind {
 		case Crash, Conflict, Throttle, Unavailable, Internal, Timeout:
 			for k, w := range ref.writes {
-				if kind == Crash || faultFor(Perturbation{Kind: kind}, w.method) != nil {
+				if kind == Crash || faultFor(Perturbation{Kind: kind}, w) != nil {
 					out = append(out, Perturbation{Kind: kind, Write: k + 1})
 				}
 			}
@@ -146,7 +145,7 @@ func about(p Perturbation, ref outcome) string {
 		return fmt.Sprintf("the state of %s %s written at v%d is never seen: the watch holds from it until %s changes again, then relists",
 			p.Coll, p.Key, p.Version, p.Key)
 	case Conflict, Throttle, Unavailable, Internal:
-		f := faultFor(p, http.MethodPatch)
+		f := faultFor(p, point{conditional: true})
 		return fmt.Sprintf("%s is answered %d %s%s and not made", write(), f.code, f.reason, retryAfter(f))
 	case Timeout:
 		return write() + " is made, and answered 504 Timeout"

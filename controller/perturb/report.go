@@ -66,11 +66,20 @@ func (r *Report) String() string {
 		b.WriteString("  story:\n")
 		writeIndented(&b, "    ", first.Story)
 		for _, f := range byKind[k][1:] {
-			problem, _, _ := strings.Cut(f.Problem, "\n")
-			fmt.Fprintf(&b, "  also %s: %s\n", f.Perturbation.ID(), problem)
+			fmt.Fprintf(&b, "  also %s: %s\n", f.Perturbation.ID(), gist(f.Problem))
 		}
 	}
 	return b.String()
+}
+
+// gist is a problem in one line: its first, and for a list, the list's first
+// entry.
+func gist(problem string) string {
+	lines := strings.Split(problem, "\n")
+	if len(lines) > 1 && strings.HasSuffix(lines[0], ":") {
+		return lines[0] + " " + strings.TrimSpace(lines[1])
+	}
+	return lines[0]
 }
 
 // replay is the command that runs one perturbation again, alone.

@@ -50,7 +50,7 @@ type Spec struct {
 	// idle after a step, a restart or the start; 0 means 10 minutes.
 	Converge time.Duration
 	// MaxMessages bounds what the gate lets through while waiting for the
-	// controller to become idle, for loops that take no time; 0 means 5,000.
+	// controller to become idle, for loops that take no time; 0 means 2,000.
 	MaxMessages int
 }
 
@@ -171,7 +171,7 @@ func (s Spec) withDefaults() Spec {
 		s.Converge = 10 * time.Minute
 	}
 	if s.MaxMessages <= 0 {
-		s.MaxMessages = 5000
+		s.MaxMessages = 2000
 	}
 	if s.Kinds == nil {
 		s.Kinds = Kinds
