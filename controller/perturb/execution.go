@@ -50,6 +50,7 @@ type execution struct {
 	fired      bool      // the perturbation happened
 	lastActive time.Time // the last write or watch event
 	checkedAt  int64     // the version invariants were last checked at
+	state      objects   // the server's objects at checkedAt
 
 	mu    sync.Mutex // guards the story: hops come from every goroutine
 	over  bool       // the execution is shutting down: hops are no longer told
@@ -116,9 +117,36 @@ func (x *execution) run() {
 		if !x.settle(false) {
 			return
 		}
+		down := x.plan.Kind == Down && x.plan.Step == i+1
+		if down {
+			x.fire()
+			x.say(x.cur, "✂ stops before step %d", i+1)
+			x.net.kill(x.cur)
+			if err := x.stop(x.cur); err != nil {
+				x.fail("%v", err)
+				return
+			}
+		}
 		x.say(nil, "step %d: %s", i+1, st.Name)
 		x.lastActive = time.Now()
-		if err := st.Do(ctx, x.client); err != nil {
+		err := st.Do(ctx, x.client)
+		if down {
+			if err := x.start(nil); err != nil {
+				x.fail("%v", err)
+				return
+			}
+		}
+		if err != nil && x.letGo() {
+			// A step that needs what the controller has not done yet (a
+			// Deployment to write the status of) waits for it, as a user
+			// would: whatever the perturbation holds lets go first.
+			x.say(nil, "step %d fails (%v): what is held back lets go, and the step is tried again", i+1, err)
+			if !x.settle(false) {
+				return
+			}
+			err = st.Do(ctx, x.client)
+		}
+		if err != nil {
 			x.fail("step %d (%s): %v", i+1, st.Name, err)
 			return
 		}
@@ -351,6 +379,12 @@ func (x *execution) releaseHolds(all bool) bool {
 }
 
 func (x *execution) letHoldsGo() bool { return x.releaseHolds(true) }
+
+// letGo ends what the perturbation still holds back: a held watch, a lag.
+func (x *execution) letGo() bool {
+	held := x.releaseHolds(true)
+	return x.liftLag() || held
+}
 
 // liftLag lifts the current process's stale view once it is idle: its watches
 // catch up.

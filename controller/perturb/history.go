@@ -163,10 +163,10 @@ func versionIn(changes []change, v int) int64 {
 // at returns the objects that existed at version rv (every version when rv is
 // negative), by collection, then by key: the last change of each object at or
 // before rv, deletions left out.
-func (h *history) at(rv int64) map[string]map[string]change {
+func (h *history) at(rv int64) objects {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := map[string]map[string]change{}
+	out := objects{}
 	for name := range h.colls {
 		out[name] = map[string]change{}
 	}

@@ -18,25 +18,53 @@ import (
 // managedFields, generated names, and the fields Spec.Ignore names.
 
 // checkInvariants checks every invariant at every version written since the
-// last check. false: one does not hold (the execution's problem says which,
-// where).
+// last check, on the server's objects as they stood there (x.state, kept up
+// to date change by change). false: one does not hold (the execution's
+// problem says which, and where).
 func (x *execution) checkInvariants() bool {
 	last := x.hist.last()
-	if len(x.spec.Invariants) == 0 || last == x.checkedAt {
-		x.checkedAt = last
+	if last == x.checkedAt {
 		return true
 	}
 	for _, c := range x.hist.since(x.checkedAt) {
-		s := &State{Version: c.rv, objs: x.hist.at(c.rv)}
+		before := x.state
+		x.state = x.state.with(c)
+		if len(x.spec.Invariants) == 0 || isNote(c.coll) {
+			continue
+		}
+		s := &State{Version: x.hist.ordinal(c.rv), objs: x.state, before: before}
 		for _, inv := range x.spec.Invariants {
 			if err := inv.Holds(s); err != nil {
-				x.fail("invariant %q does not hold at v%d (%s %s %s): %v", inv.Name, x.hist.ordinal(c.rv), c.coll, c.typ, c.key(), err)
+				x.fail("invariant %q does not hold at v%d (%s %s %s): %v", inv.Name, s.Version, c.coll, c.typ, c.key(), err)
 				return false
 			}
 		}
 	}
 	x.checkedAt = last
 	return true
+}
+
+// objects are the server's objects, by collection, then by key. A value is
+// never changed: with makes a new one, sharing what the change leaves alone.
+type objects map[string]map[string]change
+
+// with returns o after c.
+func (o objects) with(c change) objects {
+	next := make(objects, len(o)+1)
+	for k, v := range o {
+		next[k] = v
+	}
+	coll := make(map[string]change, len(o[c.coll])+1)
+	for k, v := range o[c.coll] {
+		coll[k] = v
+	}
+	if c.typ == "DELETED" {
+		delete(coll, c.key())
+	} else {
+		coll[c.key()] = c
+	}
+	next[c.coll] = coll
+	return next
 }
 
 // object is one object of an end state: its fields, "path = value", sorted.

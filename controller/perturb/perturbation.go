@@ -20,6 +20,10 @@ const (
 	// caches, queues and memory gone, the answer never read — and a fresh
 	// process starts from Spec.Setup.
 	Crash Kind = "crash"
+	// Down: the process is stopped right before the i-th step of the workload,
+	// and a fresh one starts right after it: the step happens while no
+	// process watches, as during a rollout of the controller.
+	Down Kind = "down"
 	// Stale: a Crash, and the fresh process's view of one collection lags: its
 	// lists and watches are served from an older version until it has done
 	// what it does with them, and then catch up.
@@ -54,12 +58,13 @@ const (
 )
 
 // Kinds is every kind, in the order Explore tries them.
-var Kinds = []Kind{Crash, Stale, Coalesce, Conflict, Throttle, Unavailable, Internal, Timeout, Cut, Expire}
+var Kinds = []Kind{Crash, Down, Stale, Coalesce, Conflict, Throttle, Unavailable, Internal, Timeout, Cut, Expire}
 
 // Perturbation is one fault at one point of the reference execution. Its ID
 // names it in a report and replays it (KUBEWIRE_PERTURB, doc.go):
 //
 //	crash/3                              after the 3rd write
+//	down/2                               across the 2nd step of the workload
 //	stale/3/deployments.apps@12          after the 3rd write, deployments as at version 12
 //	coalesce/pods/default/web-1@7        the state of pod default/web-1 written at version 7
 //	conflict/2  throttle/2  unavailable/2  internal/2  timeout/2
@@ -68,6 +73,7 @@ type Perturbation struct {
 	Kind  Kind
 	Write int    // the write it follows or answers (Crash to Timeout), from 1
 	Event int    // the watch event it cuts or expires (Cut, Expire), from 1
+	Step  int    // the step of the workload it happens across (Down), from 1
 	Coll  string // Stale: what lags; Coalesce: the object's collection
 	Key   string // Coalesce: the object, "namespace/name"
 	// Version is, for Stale, the version the view stands at; for Coalesce, the
@@ -87,6 +93,8 @@ func (p Perturbation) ID() string {
 		return fmt.Sprintf("coalesce/%s/%s@%d", p.Coll, p.Key, p.Version)
 	case Cut, Expire:
 		return fmt.Sprintf("%s/%d", p.Kind, p.Event)
+	case Down:
+		return fmt.Sprintf("%s/%d", p.Kind, p.Step)
 	}
 	return fmt.Sprintf("%s/%d", p.Kind, p.Write)
 }
@@ -95,7 +103,7 @@ func (p Perturbation) ID() string {
 func ParseID(id string) (Perturbation, error) {
 	kind, rest, _ := strings.Cut(id, "/")
 	p := Perturbation{Kind: Kind(kind)}
-	bad := fmt.Errorf("perturb: %q is not a perturbation (crash/3, stale/3/pods@12, coalesce/pods/default/web@7, cut/5, …)", id)
+	bad := fmt.Errorf("perturb: %q is not a perturbation (crash/3, down/2, stale/3/pods@12, coalesce/pods/default/web@7, cut/5, …)", id)
 	at := func(s string) (string, int, bool) {
 		i := strings.LastIndex(s, "@")
 		if i < 0 {
@@ -122,6 +130,8 @@ func ParseID(id string) (Perturbation, error) {
 		p.Coll = coll
 	case Cut, Expire:
 		p.Event, err = strconv.Atoi(rest)
+	case Down:
+		p.Step, err = strconv.Atoi(rest)
 	case Crash, Conflict, Throttle, Unavailable, Internal, Timeout:
 		p.Write, err = strconv.Atoi(rest)
 	default:

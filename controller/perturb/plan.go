@@ -21,6 +21,10 @@ func plan(ref outcome, spec Spec) []Perturbation {
 					out = append(out, Perturbation{Kind: kind, Write: k + 1})
 				}
 			}
+		case Down:
+			for i := range spec.Workload {
+				out = append(out, Perturbation{Kind: Down, Step: i + 1})
+			}
 		case Cut, Expire:
 			for i := range ref.events {
 				out = append(out, Perturbation{Kind: kind, Event: i + 1})
@@ -138,6 +142,8 @@ func about(p Perturbation, ref outcome) string {
 	switch p.Kind {
 	case Crash:
 		return "the process crashes right after " + write() + " is answered; a fresh one starts"
+	case Down:
+		return fmt.Sprintf("the process is stopped before step %d and a fresh one starts after it", p.Step)
 	case Stale:
 		return fmt.Sprintf("the process crashes right after %s is answered; the fresh one's view of %s lags at v%d%s, then catches up",
 			write(), p.Coll, p.Version, before(ref.history, p.Coll, p.Version))

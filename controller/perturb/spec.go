@@ -127,8 +127,16 @@ func nameIn(obj string) string {
 
 // State is the server's objects at one version, as an Invariant sees them.
 type State struct {
-	Version int64
-	objs    map[string]map[string]change
+	Version int // the changes to state so far (Events and Leases aside)
+	objs    objects
+	before  objects
+}
+
+// Before is the state one change earlier, for invariants about a change
+// ("replicas are only ever set to what the Foo asks"); at the first change,
+// the empty server.
+func (s *State) Before() *State {
+	return &State{Version: s.Version - 1, objs: s.before}
 }
 
 // List returns the objects of res, by key.
