@@ -1,0 +1,33 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/perturb"
+)
+
+// TestStaticSite_under_every_perturbation explores the operator with
+// controller/perturb: a TLS Secret and a site that names it, the Deployment
+// reporting its replicas as the Deployment controller would, the page
+// changed, the Secret rotated, the site deleted. It logs what it finds; see
+// README.md ("Under perturbation") for the findings and what they mean.
+func TestStaticSite_under_every_perturbation(t *testing.T) {
+	r := perturb.Explore(t, perturb.Spec{
+		Setup:   setup,
+		Manager: controller.ManagerOptions{Namespace: "web"},
+		Workload: []perturb.Step{
+			perturb.Create(apiclient.Secrets, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"tls","namespace":"web"},"data":{"tls.crt":"Zm9v"}}`),
+			perturb.Create(StaticSites, `{"apiVersion":"demo.kubewire.io/v1","kind":"StaticSite","metadata":{"name":"home","namespace":"web"},"spec":{"replicas":2,"html":"<h1>hello</h1>","tlsSecretName":"tls"}}`),
+			perturb.PatchStatus(apiclient.Deployments, "web/home", `{"status":{"availableReplicas":2}}`),
+			perturb.Patch(StaticSites, "web/home", `{"spec":{"html":"<h1>hello again</h1>"}}`),
+			perturb.Patch(apiclient.Secrets, "web/tls", `{"data":{"tls.crt":"YmFy"}}`),
+			perturb.Delete(StaticSites, "web/home"),
+		},
+		// The Secret's resourceVersion, which rolls the pods: the same
+		// Secret, at a version that differs from run to run.
+		Ignore: []string{`deployments.apps:.spec.template.metadata.annotations["demo.kubewire.io/tls-version"]`},
+	})
+	t.Log(r)
+}
