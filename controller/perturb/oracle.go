@@ -13,8 +13,9 @@ import (
 // reference did. Every invariant holds at every version (checkInvariants);
 // the controller becomes idle within the bounds (execution.settle); and the
 // end state — every object of every collection a request touched, Events and
-// Leases aside — equals the reference's once what differs between any two
-// runs is taken out (endState): uids, resourceVersions, timestamps,
+// Leases aside, as the garbage collector would leave them — equals the
+// reference's once what differs between any two runs is taken out
+// (endState): uids, resourceVersions, timestamps, generations,
 // managedFields, generated names, and the fields Spec.Ignore names.
 
 // checkInvariants checks every invariant at every version written since the
@@ -86,6 +87,7 @@ func endState(hist []change, ignore []string) map[string]object {
 			final[k] = c
 		}
 	}
+	collect(final)
 	out := map[string]object{}
 	for k, c := range final {
 		o := object{}
@@ -97,6 +99,40 @@ func endState(hist []change, ignore []string) map[string]object {
 		out[k] = o
 	}
 	return out
+}
+
+// collect deletes what the garbage collector would: every object whose
+// owners (ownerReferences) are all gone, and then what they owned. The server
+// here has no garbage collector, and without one a child outlives its owner
+// in whatever state the run happened to leave it — a difference no cluster
+// would show.
+func collect(objs map[string]change) {
+	for {
+		uids := map[string]bool{}
+		for _, c := range objs {
+			if uid, _ := metadata(c.obj)["uid"].(string); uid != "" {
+				uids[uid] = true
+			}
+		}
+		gone := 0
+		for k, c := range objs {
+			refs, _ := metadata(c.obj)["ownerReferences"].([]any)
+			orphan := len(refs) > 0
+			for _, r := range refs {
+				ref, _ := r.(map[string]any)
+				if uid, _ := ref["uid"].(string); uids[uid] {
+					orphan = false
+				}
+			}
+			if orphan {
+				delete(objs, k)
+				gone++
+			}
+		}
+		if gone == 0 {
+			return
+		}
+	}
 }
 
 // always is what differs between any two runs of the same controller, left
