@@ -11,8 +11,19 @@ import (
 // TestStaticSite_under_every_perturbation explores the operator with
 // controller/perturb: a TLS Secret and a site that names it, the Deployment
 // reporting its replicas as the Deployment controller would, the page
-// changed, the Secret rotated, the site deleted. It logs what it finds; see
-// README.md ("Under perturbation") for the findings and what they mean.
+// changed, the Secret rotated, the site deleted. It fails when the reference
+// execution fails by itself, and logs what the perturbations find.
+//
+// On apitest as issue 30 leaves it, 521 executions; what they find is one
+// bug, four times: after a crash right after the finalizer came off (the site
+// deleted), a process whose cache of sites lags sees the site alive and
+// registers it again, and the deletion it then sees finds nothing to clean up
+// for — the registry keeps "web.home" for good. (controller/perturb's
+// registrar example has the bug, and its fix: register only what a GET, never
+// served stale, says is there and not being deleted.) On apitest before issue
+// 30 the reference never becomes idle: every apply that changes nothing still
+// moves the resourceVersion and sends a watch event there, which wakes the
+// controller to apply again.
 func TestStaticSite_under_every_perturbation(t *testing.T) {
 	r := perturb.Explore(t, perturb.Spec{
 		Setup:   setup,
@@ -29,5 +40,8 @@ func TestStaticSite_under_every_perturbation(t *testing.T) {
 		// Secret, at a version that differs from run to run.
 		Ignore: []string{`deployments.apps:.spec.template.metadata.annotations["demo.kubewire.io/tls-version"]`},
 	})
+	if r.Reference != "" {
+		t.Fatal(r)
+	}
 	t.Log(r)
 }
