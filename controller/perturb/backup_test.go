@@ -22,10 +22,7 @@ import (
 // second backup. The fix names the Job after the Backup, so that a second
 // create fails with AlreadyExists and the Job is simply adopted.
 
-var (
-	backups = custom("backups", "Backup")
-	jobs    = apiclient.Resource{Group: "batch", Version: "v1", Name: "jobs", Kind: "Job", Namespaced: true}
-)
+var backups = custom("backups", "Backup")
 
 type backup struct {
 	apiclient.TypeMeta
@@ -36,14 +33,6 @@ type backup struct {
 }
 
 func (*backup) Resource() apiclient.Resource { return backups }
-
-type job struct {
-	apiclient.TypeMeta
-	apiclient.ObjectMeta `json:"metadata"`
-	Spec                 map[string]any `json:"spec"`
-}
-
-func (*job) Resource() apiclient.Resource { return jobs }
 
 type backupRunner struct {
 	client  *apiclient.Client

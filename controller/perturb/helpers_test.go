@@ -15,7 +15,34 @@ var (
 	configMaps = apiclient.ConfigMaps
 	pvcs       = apiclient.Resource{Version: "v1", Name: "persistentvolumeclaims", Kind: "PersistentVolumeClaim", Namespaced: true}
 	pods       = apiclient.Pods
+	jobs       = apiclient.Resource{Group: "batch", Version: "v1", Name: "jobs", Kind: "Job", Namespaced: true}
 )
+
+// The built-in kinds, as much of them as the examples write.
+
+type claim struct {
+	apiclient.TypeMeta
+	apiclient.ObjectMeta `json:"metadata"`
+	Spec                 map[string]any `json:"spec"`
+}
+
+func (*claim) Resource() apiclient.Resource { return pvcs }
+
+type job struct {
+	apiclient.TypeMeta
+	apiclient.ObjectMeta `json:"metadata"`
+	Spec                 map[string]any `json:"spec"`
+}
+
+func (*job) Resource() apiclient.Resource { return jobs }
+
+type configMap struct {
+	apiclient.TypeMeta
+	apiclient.ObjectMeta `json:"metadata"`
+	Data                 map[string]string `json:"data,omitempty"`
+}
+
+func (*configMap) Resource() apiclient.Resource { return configMaps }
 
 func custom(name, kind string) apiclient.Resource {
 	return apiclient.Resource{Group: "example.com", Version: "v1", Name: name, Kind: kind, Namespaced: true}

@@ -137,7 +137,7 @@ func ParseID(id string) (Perturbation, error) {
 	default:
 		return p, bad
 	}
-	if err != nil {
+	if err != nil || p.Write < 0 || p.Event < 0 || p.Step < 0 || (p.Write == 0 && p.Event == 0 && p.Step == 0 && p.Kind != Coalesce) {
 		return p, bad
 	}
 	return p, nil

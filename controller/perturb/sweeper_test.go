@@ -36,14 +36,6 @@ type database struct {
 
 func (*database) Resource() apiclient.Resource { return databases }
 
-type claim struct {
-	apiclient.TypeMeta
-	apiclient.ObjectMeta `json:"metadata"`
-	Spec                 map[string]any `json:"spec"`
-}
-
-func (*claim) Resource() apiclient.Resource { return pvcs }
-
 type sweeper struct {
 	client  *apiclient.Client
 	dbs     *informer.Lister[database]

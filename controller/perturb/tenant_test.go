@@ -35,14 +35,6 @@ type tenant struct {
 
 func (*tenant) Resource() apiclient.Resource { return tenants }
 
-type configMap struct {
-	apiclient.TypeMeta
-	apiclient.ObjectMeta `json:"metadata"`
-	Data                 map[string]string `json:"data,omitempty"`
-}
-
-func (*configMap) Resource() apiclient.Resource { return configMaps }
-
 type quotas struct {
 	client  *apiclient.Client
 	tenants *informer.Lister[tenant]
