@@ -51,7 +51,8 @@ type Config struct {
 	// They must satisfy LeaseDuration > RenewDeadline > RetryPeriod·JitterFactor:
 	// the leader must give up before anyone else may take over, and must get more
 	// than one try before it gives up. LeaseDuration is written to the Lease in
-	// whole seconds, at least one.
+	// whole seconds, rounded up (2.9 s is written as 3 s: truncated to 2 s, a
+	// standby could take over before this leader's renew deadline).
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 
 	// ReleaseOnCancel makes Run, once its ctx is done and the work it started has

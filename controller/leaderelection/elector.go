@@ -196,7 +196,9 @@ func (e *Elector) setLeading(leading bool, renewedAt time.Time) {
 func (e *Elector) record(old LeaseSpec, now time.Time) LeaseSpec {
 	spec := old // keeps Strategy and PreferredHolder
 	spec.HolderIdentity = e.cfg.Identity
-	spec.LeaseDurationSeconds = int32(e.cfg.LeaseDuration / time.Second)
+	// Rounded up: a standby must not count the lease expired sooner than
+	// LeaseDuration, or it could start before this leader's renew deadline.
+	spec.LeaseDurationSeconds = int32((e.cfg.LeaseDuration + time.Second - 1) / time.Second)
 	spec.RenewTime = NewMicroTime(now)
 	if old.HolderIdentity != e.cfg.Identity || old.AcquireTime == nil {
 		spec.AcquireTime = NewMicroTime(now)

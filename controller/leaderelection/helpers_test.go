@@ -113,7 +113,9 @@ func (c *cluster) start(id string, change ...func(*leaderelection.Config)) *repl
 func (c *cluster) work(r *replica) func(context.Context) {
 	return func(ctx context.Context) {
 		if n := c.working.Add(1); n > 1 {
-			c.t.Errorf("at +%s %s started leading while %d other replica(s) still work", c.elapsed, r.id, n-1)
+			// The replica's own clock: c.elapsed belongs to the test's goroutine.
+			at := r.clock.Now().Sub(apitest.NewClock().Now())
+			c.t.Errorf("at +%s %s started leading while %d other replica(s) still work", at, r.id, n-1)
 		}
 		<-ctx.Done()
 		c.working.Add(-1)
@@ -268,6 +270,13 @@ func apiclientMeta() apiclient.ObjectMeta { return apiclient.ObjectMeta{Namespac
 // readable again.
 func isRelease(t *testing.T, r *http.Request) bool {
 	t.Helper()
+	return writesHolder(t, r, "")
+}
+
+// writesHolder reports whether r writes a Lease naming holder, leaving r's body
+// readable again.
+func writesHolder(t *testing.T, r *http.Request, holder string) bool {
+	t.Helper()
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		t.Error(err)
@@ -279,5 +288,5 @@ func isRelease(t *testing.T, r *http.Request) bool {
 		t.Error(err)
 		return false
 	}
-	return l.Spec.HolderIdentity == ""
+	return l.Spec.HolderIdentity == holder
 }

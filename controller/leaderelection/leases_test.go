@@ -27,8 +27,9 @@ type leaseServer struct {
 	leases apiclient.Typed[leaderelection.Lease]
 
 	mu        sync.Mutex
-	failCode  int                   // non-zero: answer every elector request with it
-	intercept func(r *http.Request) // called before each elector request
+	failCode  int                        // non-zero: answer the elector requests failWhen picks with it
+	failWhen  func(r *http.Request) bool // nil: every request
+	intercept func(r *http.Request)      // called before each elector request
 	log       []string
 }
 
@@ -62,10 +63,13 @@ func (s *leaseServer) Client(t testing.TB, clock apiclient.Clock) *apiclient.Cli
 // the request on, and logs it.
 func (s *leaseServer) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.mu.Lock()
-	f, code := s.intercept, s.failCode
+	f, code, when := s.intercept, s.failCode, s.failWhen
 	s.mu.Unlock()
 	if f != nil {
 		f(r) // outside the lock: f may call Put, Delete or Fail
+	}
+	if when != nil && !when(r) {
+		code = 0
 	}
 	key := leaseKey(r)
 	resp := failure(r, code)
@@ -113,10 +117,14 @@ func (s *leaseServer) Delete(namespace, name string) {
 }
 
 // Fail makes every elector request fail with code (503, say) until Fail(0).
-func (s *leaseServer) Fail(code int) {
+func (s *leaseServer) Fail(code int) { s.FailWhen(code, nil) }
+
+// FailWhen makes the elector requests for which when is true fail with code
+// (every request when it is nil), until Fail(0).
+func (s *leaseServer) FailWhen(code int, when func(r *http.Request) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.failCode = code
+	s.failCode, s.failWhen = code, when
 }
 
 // Intercept calls f before each elector request; nil removes it.
