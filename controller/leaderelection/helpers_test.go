@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // The tests run replicas against one in-memory Lease server. Each replica has a
@@ -222,7 +223,7 @@ func (c *cluster) stop(r *replica) error {
 }
 
 // lease returns the stored Lease.
-func (c *cluster) lease() leaderelection.Lease {
+func (c *cluster) lease() lease.Lease {
 	c.t.Helper()
 	l, ok := c.srv.Lease(ns, name)
 	if !ok {
@@ -232,7 +233,7 @@ func (c *cluster) lease() leaderelection.Lease {
 }
 
 // since returns t as an offset from the fake clocks' start.
-func since(t *leaderelection.MicroTime) time.Duration {
+func since(t *lease.MicroTime) time.Duration {
 	if t == nil {
 		return -1
 	}
@@ -283,7 +284,7 @@ func writesHolder(t *testing.T, r *http.Request, holder string) bool {
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	var l leaderelection.Lease
+	var l lease.Lease
 	if err := json.Unmarshal(body, &l); err != nil {
 		t.Error(err)
 		return false

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // leaseServer is apitest's live API server as the election tests use it: the
@@ -24,7 +24,7 @@ import (
 type leaseServer struct {
 	srv    *apitest.Server
 	base   http.RoundTripper // to srv, over its TLS
-	leases apiclient.Typed[leaderelection.Lease]
+	leases apiclient.Typed[lease.Lease]
 
 	mu        sync.Mutex
 	failCode  int                        // non-zero: answer the elector requests failWhen picks with it
@@ -45,7 +45,7 @@ func newLeaseServer(t testing.TB) *leaseServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &leaseServer{srv: srv, base: base, leases: apiclient.NewTyped[leaderelection.Lease](own).Namespace(ns)}
+	return &leaseServer{srv: srv, base: base, leases: apiclient.NewTyped[lease.Lease](own).Namespace(ns)}
 }
 
 // Client returns a client whose requests go through s, with clock for its waits
@@ -86,17 +86,17 @@ func (s *leaseServer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // Lease returns the stored Lease namespace/name.
-func (s *leaseServer) Lease(namespace, name string) (leaderelection.Lease, bool) {
+func (s *leaseServer) Lease(namespace, name string) (lease.Lease, bool) {
 	l, err := s.leases.Get(context.Background(), name)
 	if err != nil {
-		return leaderelection.Lease{}, false
+		return lease.Lease{}, false
 	}
 	return *l, true
 }
 
 // Put stores l as another writer would (a replica the test plays, kubectl edit):
 // unconditionally, and returns its new resourceVersion.
-func (s *leaseServer) Put(l leaderelection.Lease) string {
+func (s *leaseServer) Put(l lease.Lease) string {
 	l.Metadata.ResourceVersion = "" // an update without one always wins
 	ctx := context.Background()
 	out, err := s.leases.Update(ctx, &l, apiclient.WriteOptions{})
@@ -154,7 +154,7 @@ func leaseKey(r *http.Request) string {
 	}
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	var l leaderelection.Lease
+	var l lease.Lease
 	json.Unmarshal(body, &l)
 	return namespace + "/" + l.Metadata.Name
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // These tests drive one Sharder's rounds by hand, on the in-memory API server
@@ -32,15 +32,20 @@ func roundSharder(t *testing.T, srv *apitest.Server, id string, rt http.RoundTri
 	return s
 }
 
-// member writes the Lease of another member, id, claiming claim, renewed at
-// the clock's now.
-func member(t *testing.T, s *Sharder, clock *apitest.Clock, id string, claim Set) {
+// leases is a client for the Leases of s's group, for the test's own moves.
+func leases(s *Sharder) apiclient.Typed[lease.Lease] {
+	return apiclient.NewTyped[lease.Lease](s.cfg.Client).Namespace(s.cfg.Namespace)
+}
+
+// writeMember writes the Lease of another member, id, claiming claim, renewed
+// at the clock's now.
+func writeMember(t *testing.T, s *Sharder, clock *apitest.Clock, id string, claim Set) {
 	t.Helper()
 	ctx := context.Background()
 	name := leaseName(s.cfg.Name, id)
-	l, err := s.leases.Get(ctx, name)
+	l, err := leases(s).Get(ctx, name)
 	if apiclient.IsNotFound(err) {
-		l = &leaderelection.Lease{}
+		l = &lease.Lease{}
 		l.APIVersion, l.Kind = "coordination.k8s.io/v1", "Lease"
 		l.Metadata = apiclient.ObjectMeta{Name: name, Namespace: s.cfg.Namespace, Labels: map[string]string{GroupLabel: s.cfg.Name}}
 	} else if err != nil {
@@ -49,11 +54,11 @@ func member(t *testing.T, s *Sharder, clock *apitest.Clock, id string, claim Set
 	l.Metadata.Annotations = map[string]string{RangesAnnotation: claim.String()}
 	l.Spec.HolderIdentity = id
 	l.Spec.LeaseDurationSeconds = 15
-	l.Spec.RenewTime = leaderelection.NewMicroTime(clock.Now())
+	l.Spec.RenewTime = lease.NewMicroTime(clock.Now())
 	if l.Metadata.ResourceVersion == "" {
-		_, err = s.leases.Create(ctx, l, apiclient.WriteOptions{})
+		_, err = leases(s).Create(ctx, l, apiclient.WriteOptions{})
 	} else {
-		_, err = s.leases.Update(ctx, l, apiclient.WriteOptions{})
+		_, err = leases(s).Update(ctx, l, apiclient.WriteOptions{})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +97,7 @@ func TestRound_a_join_and_leave_during_a_slow_reconcile_do_not_stop_the_rounds(t
 	clock := apitest.NewClock()
 	b := roundSharder(t, srv, "b", srv.Transport(), clock)
 	two := Assign([]string{"a", "b"})
-	member(t, b, clock, "a", two["a"])
+	writeMember(t, b, clock, "a", two["a"])
 	roundReturns(t, b, "a and b")
 	_, release, ok := b.Admit(context.Background(), objectIn(two["b"][0]))
 	if !ok {
@@ -100,9 +105,9 @@ func TestRound_a_join_and_leave_during_a_slow_reconcile_do_not_stop_the_rounds(t
 	}
 	defer release()
 
-	member(t, b, clock, "j", nil) // j joins: b must release part of its half, and cannot yet
+	writeMember(t, b, clock, "j", nil) // j joins: b must release part of its half, and cannot yet
 	roundReturns(t, b, "j joined")
-	if err := b.leases.Delete(context.Background(), leaseName("g", "j"), apiclient.DeleteOptions{}); err != nil {
+	if err := leases(b).Delete(context.Background(), leaseName("g", "j"), apiclient.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	roundReturns(t, b, "j left")
@@ -134,7 +139,7 @@ func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing
 	clock := apitest.NewClock()
 	rt := &failPut{next: srv.Transport()}
 	a := roundSharder(t, srv, "a", rt, clock)
-	member(t, a, clock, "b", nil)
+	writeMember(t, a, clock, "b", nil)
 	rt.n.Store(1) // a's first PUT is its claim
 	roundReturns(t, a, "a claims, the write fails")
 	if !a.gate.get().Empty() {
@@ -142,13 +147,13 @@ func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing
 	}
 
 	bClaim := Assign([]string{"a", "b", "c"})["b"]
-	member(t, a, clock, "c", nil)
-	member(t, a, clock, "b", bClaim)
-	if err := a.leases.Delete(context.Background(), leaseName("g", "c"), apiclient.DeleteOptions{}); err != nil {
+	writeMember(t, a, clock, "c", nil)
+	writeMember(t, a, clock, "b", bClaim)
+	if err := leases(a).Delete(context.Background(), leaseName("g", "c"), apiclient.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	clock.Step(time.Second)
-	member(t, a, clock, "b", bClaim)
+	writeMember(t, a, clock, "b", bClaim)
 	roundReturns(t, a, "c left")
 	if a.gate.get().Overlaps(bClaim) {
 		t.Errorf("a serves %v, overlapping b's confirmed claim %v", a.gate.get(), bClaim)

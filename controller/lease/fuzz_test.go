@@ -1,18 +1,18 @@
-package leaderelection_test
+package lease_test
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // FuzzLease: whatever Lease the server (or a person with kubectl edit) stored, it is
 // read or refused, never a panic; and what is read is written back (an Update, a
 // renewal) as JSON that reads again to the same record, times to the microsecond.
 //
-//	go test ./controller/leaderelection -run '^$' -fuzz '^FuzzLease$' -fuzztime 1000000x
+//	go test ./controller/lease -run '^$' -fuzz '^FuzzLease$' -fuzztime 1000000x
 func FuzzLease(f *testing.F) {
 	for _, s := range []string{
 		`{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"kubewire-podrestart","namespace":"demo","resourceVersion":"812"},"spec":{"holderIdentity":"pod-a_3f9c","leaseDurationSeconds":15,"acquireTime":"2026-11-22T09:54:22.000000Z","renewTime":"2026-11-22T09:56:40.123456Z","leaseTransitions":3}}`,
@@ -25,7 +25,7 @@ func FuzzLease(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var l leaderelection.Lease
+		var l lease.Lease
 		if err := apiclient.Unmarshal(data, &l); err != nil {
 			return
 		}
@@ -33,7 +33,7 @@ func FuzzLease(f *testing.F) {
 		if err != nil {
 			t.Fatalf("read %q; cannot write it back: %v", data, err)
 		}
-		var back leaderelection.Lease
+		var back lease.Lease
 		if err := apiclient.Unmarshal(b, &back); err != nil {
 			t.Fatalf("read %q; written back as %s, it does not read: %v", data, b, err)
 		}
@@ -43,7 +43,7 @@ func FuzzLease(f *testing.F) {
 	})
 }
 
-func sameSpec(a, b leaderelection.LeaseSpec) bool {
+func sameSpec(a, b lease.Spec) bool {
 	return a.HolderIdentity == b.HolderIdentity && a.LeaseDurationSeconds == b.LeaseDurationSeconds &&
 		a.LeaseTransitions == b.LeaseTransitions && a.Strategy == b.Strategy && a.PreferredHolder == b.PreferredHolder &&
 		sameMicro(a.AcquireTime, b.AcquireTime) && sameMicro(a.RenewTime, b.RenewTime)
@@ -51,8 +51,8 @@ func sameSpec(a, b leaderelection.LeaseSpec) bool {
 
 // sameMicro: equal to the microsecond (what the server keeps); nil and zero alike,
 // since a zero time is written as null.
-func sameMicro(a, b *leaderelection.MicroTime) bool {
-	var ta, tb leaderelection.MicroTime
+func sameMicro(a, b *lease.MicroTime) bool {
+	var ta, tb lease.MicroTime
 	if a != nil {
 		ta = *a
 	}
