@@ -13,7 +13,7 @@ import (
 // acquire is the candidate's loop: try to take the Lease now, then again after each
 // wait, until it is ours (true) or ctx is done (false).
 //
-// A wait is RetryPeriod stretched by up to JitterFactor, or less: when the lease
+// A wait is RetryPeriod stretched by up to lease.JitterFactor, or less: when the lease
 // we watch will expire sooner than that, we wake exactly then. client-go waits the
 // full jittered period, so after a crash its standby may notice the expiry up to
 // 4.4 s late; here the hand-over after a crash takes at most LeaseDuration plus
@@ -90,7 +90,7 @@ func (e *Elector) tryAcquire(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// jittered returns d stretched by a random fraction of up to JitterFactor of
+// jittered returns d stretched by a random fraction of up to lease.JitterFactor of
 // itself: d to 2.2·d.
 func jittered(d time.Duration) time.Duration {
 	return d + time.Duration(rand.Float64()*lease.JitterFactor*float64(d))

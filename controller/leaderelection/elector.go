@@ -56,9 +56,11 @@ type Status struct {
 	// has changed holder.
 	Transitions int32
 	// ObservedAt is when, on this replica's clock, the Lease's record was last seen
-	// to change. A standby takes over LeaseDuration after it.
+	// to change. A standby takes over once the duration the Lease states (at most
+	// twice its own LeaseDuration) has passed since.
 	ObservedAt time.Time
-	// RenewedAt is when this replica last wrote the Lease as its holder.
+	// RenewedAt is when this replica last wrote the Lease as its holder (when that
+	// write was sent: the renew deadline counts from it).
 	RenewedAt time.Time
 	// Failures counts the latest tries in a row whose request to read or write
 	// the Lease failed (a missing namespace, a missing RBAC rule, an unreachable

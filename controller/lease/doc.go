@@ -26,13 +26,13 @@
 //	o := lease.NewObserver(15*time.Second, log)
 //
 //	obj, err := c.Resource(apiclient.Leases).Namespace("ops").Get(ctx, "kubewire")
-//	seen := o.SeeObject(obj, clock.Now())        // a candidate reads
+//	seen := o.SeeObject(obj, clock.Now())      // a candidate reads (SeeList for a group)
 //	if !seen.Held(clock.Now()) {
-//		_, err = h.Take(ctx, seen.Lease)          // free or expired: take it (ErrRace: another was faster)
+//		_, err = h.Take(ctx, seen.Lease)        // free or expired: take it (ErrRace: another was faster)
 //	}
-//	_, err = h.Renew(ctx)                         // every RetryPeriod (*HeldError: someone else has it)
-//	if !h.Holds(clock.Now()) { stopWorking() }    // past the renew deadline
-//	err = h.Release(ctx)                          // or Delete
+//	_, err = h.Renew(ctx)                       // every RetryPeriod (*HeldError: someone else has it)
+//	if !h.Holds(clock.Now()) { stopWorking() }  // past the renew deadline
+//	_, err = h.Release(ctx)                     // or h.Delete(ctx)
 //
 // example_test.go runs it against apiclient/apitest's API server in memory.
 //

@@ -62,7 +62,11 @@ const maxDuration = (1<<31 - 1) * time.Second
 // (what leader election did) let a standby take over half a second before a
 // cut-off leader stopped.
 func Seconds(d time.Duration) int32 {
-	return int32(min((d+time.Second-1)/time.Second, maxDuration/time.Second))
+	s := d / time.Second
+	if d%time.Second > 0 {
+		s++
+	}
+	return int32(min(s, maxDuration/time.Second))
 }
 
 // DefaultIdentity returns the host name, an underscore and eight random hex

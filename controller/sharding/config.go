@@ -29,12 +29,14 @@ type Config struct {
 	Identity string
 	// Key is what objects are sharded by: ByUID (the default) or ByNamespace.
 	Key Key
-	// LeaseDuration, RenewDeadline and RetryPeriod are leader election's, with
-	// its defaults (15 s, 10 s, 2 s) and its rule LeaseDuration > RenewDeadline >
-	// RetryPeriod·1.2: a member whose Lease has not been renewed for
-	// RenewDeadline admits no new reconcile, and the others take its ranges only
-	// after they have seen its Lease unchanged for LeaseDuration. The duration
-	// another member's Lease says is honoured up to twice this LeaseDuration.
+	// LeaseDuration, RenewDeadline and RetryPeriod are package lease's, as for
+	// leader election: its defaults (15 s, 10 s, 2 s) and its rule
+	// LeaseDuration > RenewDeadline > RetryPeriod·1.2 (lease.Timings). A member
+	// whose Lease has not been renewed for RenewDeadline admits no new
+	// reconcile, and the others take its ranges only after they have seen its
+	// Lease unchanged for LeaseDuration (written rounded up to whole seconds).
+	// The duration another member's Lease says is honoured up to twice this
+	// LeaseDuration.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// Clock is the time source; nil means the wall clock.
 	Clock apiclient.Clock
