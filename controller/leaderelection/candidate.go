@@ -39,7 +39,7 @@ func (e *Elector) acquire(ctx context.Context) bool {
 		}
 
 		wait := jittered(e.cfg.RetryPeriod)
-		if e.seen.Lease != nil && e.seen.Held(e.clock.Now()) {
+		if e.seen.Held(e.clock.Now()) {
 			if untilExpiry := e.seen.Expiry().Sub(e.clock.Now()); untilExpiry < wait {
 				wait = untilExpiry
 			}

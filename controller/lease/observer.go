@@ -46,8 +46,12 @@ type Sighting struct {
 func (s Sighting) Expiry() time.Time { return s.Since.Add(s.Honoured) }
 
 // Held reports whether at now the Lease is held: it names a holder (or cannot
-// be read: its holder is unknown) and has changed less than Honoured ago.
+// be read: its holder is unknown) and has changed less than Honoured ago. The
+// zero Sighting (nothing seen yet) is not held.
 func (s Sighting) Held(now time.Time) bool {
+	if s.Lease == nil {
+		return false
+	}
 	return (s.Err != nil || s.Lease.Spec.HolderIdentity != "") && now.Before(s.Expiry())
 }
 

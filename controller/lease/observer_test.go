@@ -68,6 +68,9 @@ func TestObserver_honours_a_duration_up_to_twice_its_own(t *testing.T) {
 	if o.See(spec(name, lease.Spec{LeaseDurationSeconds: 1}), now).Held(now) {
 		t.Error("a released Lease is held")
 	}
+	if (lease.Sighting{}).Held(now) {
+		t.Error("the zero Sighting (nothing seen) is held")
+	}
 }
 
 // A Lease that cannot be decoded is no error: it is logged once per
