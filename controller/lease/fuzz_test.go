@@ -3,6 +3,7 @@ package lease_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/lease"
@@ -60,4 +61,38 @@ func sameMicro(a, b *lease.MicroTime) bool {
 		tb = *b
 	}
 	return ta.Truncate(1000).Equal(tb.Truncate(1000))
+}
+
+// FuzzObserver: whatever object a LIST of Leases holds, an Observer makes a
+// Sighting of it, never a panic and never an error of the read: decoded, or
+// judged by its resourceVersion; the duration it honours is positive and at
+// most twice its own.
+//
+//	go test ./controller/lease -run '^$' -fuzz '^FuzzObserver$' -fuzztime 1000000x
+func FuzzObserver(f *testing.F) {
+	for _, s := range []string{
+		`{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"g-shard-a","namespace":"ops","resourceVersion":"9"},"spec":{"holderIdentity":"a","leaseDurationSeconds":3600,"renewTime":"2026-11-22T09:56:40.123456Z"}}`,
+		`{"metadata":{"name":"g-shard-x","resourceVersion":"10"},"spec":{"holderIdentity":"x","renewTime":"yesterday"}}`,
+		`{"metadata":{"name":"x"},"spec":{"leaseDurationSeconds":-5}}`,
+		`{"metadata":{"name":"x"},"spec":[]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	const own = 15 * time.Second
+	f.Fuzz(func(t *testing.T, data []byte) {
+		obj, err := apiclient.DecodeObject(data)
+		if err != nil {
+			return
+		}
+		o := lease.NewObserver(own, nil)
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for range 2 {
+			s := o.SeeObject(obj, now)
+			if s.Lease == nil || s.Honoured <= 0 || s.Honoured > 2*own || s.Since.After(now) {
+				t.Fatalf("%q: sighting %+v", data, s)
+			}
+			_ = s.Held(now)
+			now = now.Add(time.Second)
+		}
+	})
 }
