@@ -104,7 +104,10 @@
 //     admits no reconcile and cancels the contexts of those running: the
 //     gate reads the clock itself, and a goroutine of the Sharder's watches
 //     the deadline, so a round stuck in a slow request cannot put it off.
-//     Its next round forgets its claim.
+//     Its next round forgets its claim, unless that round renews after all
+//     (late, not failed): then what the gate refused meanwhile in the ranges
+//     it still serves is queued again (OnServe), so a late renewal loses no
+//     object.
 //     The others count it gone only after its Lease has not changed for
 //     LeaseDuration (written rounded up to whole seconds). With the defaults
 //     that leaves 5 s.

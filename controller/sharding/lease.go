@@ -51,7 +51,12 @@ func (s *Sharder) renew(ctx context.Context) error {
 	if err != nil {
 		return s.fail(ctx, "renew Lease "+s.cfg.Namespace+"/"+s.name, err)
 	}
-	s.gate.renewed(s.holder.Deadline())
+	if s.gate.renewed(s.holder.Deadline()) {
+		// The Manager forgets a Request the gate refuses, as another
+		// replica's; those refused while the deadline had passed were this
+		// replica's: their ranges' cached objects are queued again.
+		s.serving(s.gate.get())
+	}
 	s.ok()
 	return nil
 }

@@ -73,7 +73,9 @@ func (s *Sharder) Key() Key { return s.cfg.Key }
 
 // OnServe registers fn, called with the ranges this replica has just begun to
 // serve, after their lists are in the caches: the Manager queues their objects
-// for reconciling there. Register before Run.
+// for reconciling there. It is called again with the ranges served when a
+// renewal comes after the renew deadline had passed and the gate refused
+// reconciles in them meanwhile. Register before Run.
 func (s *Sharder) OnServe(fn func(newly Set)) {
 	s.mu.Lock()
 	s.onServe = append(s.onServe, fn)
@@ -291,13 +293,24 @@ func (s *Sharder) round(ctx context.Context) {
 	s.mu.Lock()
 	s.handovers++
 	s.durations.ObserveDuration(took)
-	fns := slices.Clone(s.onServe)
 	s.mu.Unlock()
 	// Counted first, so that a Status that shows the range served also
 	// shows its hand-over.
 	s.gate.widen(target)
 	s.pendingSince = time.Time{}
 	s.logServing(newly, took)
+	s.serving(newly)
+}
+
+// serving hands ranges this replica has just begun to serve (or serves again
+// after a lapse of its renew deadline) to the OnServe functions.
+func (s *Sharder) serving(newly Set) {
+	if newly.Empty() {
+		return
+	}
+	s.mu.Lock()
+	fns := slices.Clone(s.onServe)
+	s.mu.Unlock()
 	for _, fn := range fns {
 		fn(newly)
 	}
