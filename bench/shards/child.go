@@ -114,19 +114,20 @@ func runChild(ctx context.Context, cfg config) error {
 		return err
 	}
 	m, err := controller.NewManager(c, controller.ManagerOptions{
-		Sharding: &sharding.Config{Namespace: cfg.namespace, Name: group, Identity: cfg.identity},
-		Log:      log,
+		Namespace: cfg.namespace,
+		Sharding:  &sharding.Config{Namespace: cfg.namespace, Name: group, Identity: cfg.identity},
+		Log:       log,
 	})
 	if err != nil {
 		return err
 	}
 	r := &replica{delay: cfg.delay, reconciled: map[controller.Request]bool{}}
-	r.inf = m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: cfg.namespace, LabelSelector: objectLabel, Sharded: true})
-	ctrl := controller.New("shardbench", r, controller.Options{Workers: cfg.workers, Log: log})
-	if err := ctrl.Watch(r.inf, nil); err != nil {
+	b := controller.New(m, "shardbench", controller.Options{Workers: cfg.workers}).
+		For(apiclient.ConfigMaps, controller.WithLabels(objectLabel))
+	r.inf = m.Informer(apiclient.ConfigMaps, controller.WithLabels(objectLabel)) // the For's: this replica's share
+	if _, err := b.Complete(r); err != nil {
 		return err
 	}
-	m.Add(ctrl)
 
 	// The Manager runs until the parent says stop; a clean stop deletes the Lease.
 	runCtx, stop := context.WithCancel(ctx)

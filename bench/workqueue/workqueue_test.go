@@ -53,13 +53,19 @@ type workqueueish interface {
 	ShutDown()
 }
 
+// kubewireQueue drops what kubewire's Add reports (whether it queued the key),
+// which client-go's does not.
+type kubewireQueue struct{ *queue.Queue[Key] }
+
+func (q kubewireQueue) Add(k Key) { q.Queue.Add(k) }
+
 // queues builds each contender afresh for every run.
 var queues = []struct {
 	name string
 	new  func() workqueueish
 }{
-	{"kubewire", func() workqueueish { return queue.New(queue.Config[Key]{}) }},
-	{"kubewire-notiming", func() workqueueish { return queue.New(queue.Config[Key]{NoTiming: true}) }},
+	{"kubewire", func() workqueueish { return kubewireQueue{queue.New(queue.Config[Key]{})} }},
+	{"kubewire-notiming", func() workqueueish { return kubewireQueue{queue.New(queue.Config[Key]{NoTiming: true})} }},
 	{"clientgo", func() workqueueish { return workqueue.NewTyped[Key]() }},
 	{"clientgo-metrics", func() workqueueish {
 		return workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[Key]{
