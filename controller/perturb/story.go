@@ -2,10 +2,52 @@ package perturb
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
+
+// The story: one line a hop, as a report tells it (doc.go, "Reading a
+// report"). Lines come from the driver, from the goroutines that make
+// requests, and from every stage's trace; each is said before what it causes
+// can run, so the order is the same in every run.
+
+// told tells a call and its answer.
+func (x *execution) told(c *call) {
+	if c.nth > 0 {
+		x.say(c.proc, "→ %s %d (write %d)", c.describe(), c.code, c.nth)
+	} else {
+		x.say(c.proc, "→ %s %d", c.describe(), c.code)
+	}
+}
+
+// fire notes that the perturbation happened here.
+func (x *execution) fire() {
+	x.fired = true
+	x.mu.Lock()
+	x.at = len(x.story)
+	x.mu.Unlock()
+}
+
+// fail records the execution's problem (the first one).
+func (x *execution) fail(format string, args ...any) {
+	if x.out.problem == "" {
+		x.out.problem = fmt.Sprintf(format, args...)
+		x.say(nil, "✗ %s", x.out.problem)
+	}
+}
+
+// say adds a line to the story, prefixed with the process it is about.
+func (x *execution) say(p *process, format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if p != nil {
+		line = fmt.Sprintf("[%d] %s", p.n, line)
+	}
+	x.mu.Lock()
+	x.story = append(x.story, strings.TrimRight(line, " "))
+	x.mu.Unlock()
+}
 
 // hop takes one trace Event of a process. The story keeps the hops that say
 // what a process made of what it was told — a Reconcile's outcome, a list
