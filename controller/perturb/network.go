@@ -88,16 +88,20 @@ func (tr transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		n.hist.record(t)
 	}
 	c := &call{proc: tr.proc, req: req, body: body, t: t, release: make(chan verdict, 1)}
-	if tr.proc == nil || !ok || isNote(t.coll()) {
+	if tr.proc == nil {
+		return n.serve(c, verdict{})
+	}
+	n.mu.Lock()
+	if tr.proc.dead {
+		n.mu.Unlock()
+		return nil, errCrashed // a note too: a stopped process writes nothing
+	}
+	if !ok || isNote(t.coll()) {
+		n.mu.Unlock()
 		return n.serve(c, verdict{})
 	}
 	c.gated = true
 	c.sortKey = fmt.Sprintf("%06d %s %s %s", tr.proc.n, req.Method, req.URL.RequestURI(), body)
-	n.mu.Lock()
-	if tr.proc.dead {
-		n.mu.Unlock()
-		return nil, errCrashed
-	}
 	n.calls = append(n.calls, c)
 	n.mu.Unlock()
 	n.signal()
