@@ -43,7 +43,8 @@
 //	               holds from that event until K changes again, then ends with 410
 //	               Expired, and the Reflector's relist shows the later state only
 //	conflict/k     write k is answered 409 Conflict (where a real server could: an update,
-//	               an apply, a patch that names a resourceVersion), and not made
+//	               a patch that names a resourceVersion, an apply without force), and
+//	               not made
 //	throttle/k     429 with Retry-After: 1; unavailable/k: 503 with Retry-After: 1;
 //	               internal/k: 500 without one — none of them made
 //	timeout/k      write k is made, and answered 504: the controller cannot know it was

@@ -34,8 +34,8 @@ const (
 	// only: what a restart or an expired watch does to a transition.
 	Coalesce Kind = "coalesce"
 	// Conflict: the k-th write, if it is one that can conflict — an update
-	// (PUT), a server-side apply, a patch that carries a resourceVersion — is
-	// answered 409 Conflict and not made, as when someone else wrote first.
+	// (PUT), a patch that carries a resourceVersion, an apply without force —
+	// is answered 409 Conflict and not made, as when someone else wrote first.
 	Conflict Kind = "conflict"
 	// Throttle: the k-th write is answered 429 with Retry-After: 1, and not
 	// made (API Priority and Fairness).
@@ -144,16 +144,19 @@ func ParseID(id string) (Perturbation, error) {
 }
 
 // conditional says whether a write can be answered 409 Conflict: an update,
-// a server-side apply (a field another manager owns), a patch that names the
-// resourceVersion it was made from.
+// a patch that names the resourceVersion it was made from, a server-side
+// apply without force (a field another manager owns). A forced apply of no
+// resourceVersion, a merge patch, a create cannot be.
 func conditional(req *http.Request, body []byte) bool {
 	switch {
 	case req.Method == http.MethodPut:
 		return true
 	case req.Method != http.MethodPatch:
 		return false
+	case bytes.Contains(body, []byte(`"resourceVersion"`)):
+		return true
 	}
-	return strings.HasPrefix(req.Header.Get("Content-Type"), "application/apply-patch") || bytes.Contains(body, []byte(`"resourceVersion"`))
+	return strings.HasPrefix(req.Header.Get("Content-Type"), "application/apply-patch") && req.URL.Query().Get("force") != "true"
 }
 
 // fault is how the gate answers a write a perturbation picked.
