@@ -39,7 +39,9 @@
 // PageSize (Pager), or a streaming list (WatchList); Replace the Sink with the
 // result at the list's resourceVersion. A 410 on a continuation page lists
 // everything at once; a 410 on the list itself lists the latest from etcd; a
-// streaming list that fails before its end becomes a LIST (fallBack).
+// streaming list that fails before its end becomes a LIST (fallBack): at once when
+// the server refuses it or sends a change before the end bookmark (it ignores
+// sendInitialEvents), after a second of silence otherwise.
 //
 // Watching: watch from the last resourceVersion with allowWatchBookmarks and a
 // timeoutSeconds drawn in [5, 10) minutes. Every event, bookmarks included, moves the
@@ -174,6 +176,12 @@
 //     returns the error before syncWith). An earlier version of this package
 //     emptied the Sink on a 404 "so that nobody waits forever"; that marked an
 //     informer synced with an empty cache while a CRD was missing (issue 14).
-//   - Streaming lists collect into a slice keyed by index rather than a temporary
-//     store, since the Sink receives them as one Replace anyway.
+//   - Streaming lists collect into a plain slice rather than a temporary store,
+//     since the Sink receives them as one Replace anyway, and a server that keeps
+//     the contract sends each object once, as ADDED, before the end bookmark.
+//   - A server that ignores sendInitialEvents is found out within a second: at
+//     the first change before the end bookmark, or after a second of silence
+//     (watch.go, initialEventsIdle), and the list becomes a LIST. client-go waits
+//     for a bookmark until the watch's timeout (5–10 minutes) and, meanwhile,
+//     collects the changes into its temporary store as if they were the state.
 package listwatch

@@ -93,16 +93,41 @@ func TestReflector_edge_cases(t *testing.T) {
 			list0, ok, podList("10", podJSON("a", "5")),
 			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
-			ev("ADDED", "b", "11"), ev("ADDED", "c", "12"), ev("DELETED", "b", "13"),
+			ev("ADDED", "c", "12"),
 			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"14","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
 			"< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "c", "15"), "< end",
 		}},
+		{"streaming-ignored", listwatch.Options{WatchList: true}, []string{
+			// A server that ignores sendInitialEvents and streams changes (bench's
+			// `clientgo serve`, a proxy): the first MODIFIED before the end bookmark
+			// gives it away, and the Reflector lists with LIST at once. The watch
+			// starts at the LIST's version, and streaming lists are not tried again.
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("MODIFIED", "a", "6"), ev("MODIFIED", "a", "7"), "< end",
+			list0, ok, podList("10", podJSON("a", "7")),
+			watch10, ok, ev("MODIFIED", "a", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok, podList("20", podJSON("a", "11")),
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=20&watch=true", ok, ev("DELETED", "a", "21"), "< end",
+		}},
+		{"streaming-silent", listwatch.Options{WatchList: true}, []string{
+			// Nothing at all for a second: a server that ignores sendInitialEvents
+			// with nothing to say, or one slow to start. This list is a LIST; the
+			// next one streams again.
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, "< stall",
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
+			ev("ADDED", "b", "11"),
+			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"14","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
+			"< end",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "b", "15"), "< end",
+		}},
 		{"streaming-without-its-end", listwatch.Options{WatchList: true}, []string{
-			// A server that takes sendInitialEvents but never ends the initial
-			// events (it ignores the parameter): after 10 s of silence the Reflector
-			// lists with LIST, and does not try a streaming list again (the relist
-			// after the 410 is a LIST), rather than wait out the watch's timeout.
+			// A server that sends the state as ADDED events but never ends them (it
+			// answers a watch from "" the legacy way): after a second of silence
+			// the Reflector lists with LIST, and does not try a streaming list again
+			// (the relist after the 410 is a LIST), rather than wait out the watch's
+			// timeout.
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< stall",
 			list0, ok, podList("10", podJSON("a", "5")),
 			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",

@@ -83,7 +83,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	defer w.Close()
 	var col *collector
 	if initial {
-		col = &collector{index: map[string]int{}}
+		col = &collector{}
 	}
 	n := 0
 	for {
@@ -103,8 +103,12 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 		now := r.clock.Now()
 		dog.touch(now)
 		if col != nil {
-			if done := r.collect(col, ev, now); done {
-				if err := r.listed(col.list(), r.rv, true); err != nil {
+			done, err := r.collect(col, ev, now)
+			if err != nil {
+				return r.fallBack(err)
+			}
+			if done {
+				if err := r.listed(col.items, r.rv, true); err != nil {
 					return result{notListed, err}
 				}
 				col = nil
@@ -121,6 +125,9 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listing bool, n int) result {
 	switch {
 	case dog.fired.Load():
+		if listing && n == 0 {
+			return r.fallBack(errNoInitialEvents)
+		}
 		if listing {
 			return r.fallBack(errNoInitialEventsEnd)
 		}
@@ -156,26 +163,42 @@ func refusedVersion(err error) bool {
 
 // initialEventsIdle is the silence a streaming list's initial events may keep
 // before the Reflector gives up on them and lists with LIST. A server that serves
-// streaming lists sends the objects back to back from its watch cache, and the
-// end bookmark right after; one that ignores sendInitialEvents (a proxy, an
-// aggregated API, a server older than 1.27) sends what a plain watch sends and
-// never the end bookmark. client-go waits for the whole watch timeout there.
-const initialEventsIdle = 10 * time.Second
+// streaming lists sends the objects back to back from its watch cache, and the end
+// bookmark right after; one that ignores sendInitialEvents (a proxy, an aggregated
+// API server, a server older than 1.27) sends what a plain watch sends and never
+// the end bookmark. Most such servers give themselves away at once, with a change
+// before the end (errInitialEventsIgnored); one that answers a watch from "" the
+// legacy way — the state as ADDED events, then nothing — is told from a slow one
+// only by this silence. One second keeps a sync against it within a second of a
+// LIST (issue 33); client-go waits for the whole watch timeout there, and this
+// package waited 10 s before.
+const initialEventsIdle = time.Second
 
-// errNoInitialEventsEnd is why a streaming list fell back after initialEventsIdle.
+// errNoInitialEventsEnd: objects came, then initialEventsIdle of silence, and no
+// end bookmark: a server that answers the legacy way. Streaming lists are not
+// tried again.
 var errNoInitialEventsEnd = fmt.Errorf("no initial-events-end bookmark after %v of silence", initialEventsIdle)
+
+// errNoInitialEvents: nothing at all came for initialEventsIdle. That may be a
+// server that ignores sendInitialEvents with nothing to say, or one slow to start
+// (waiting for its cache to be fresh); this list is a LIST, and the next list
+// tries streaming again.
+var errNoInitialEvents = fmt.Errorf("no initial event after %v of silence", initialEventsIdle)
 
 // fallBack: a streaming list that failed before it was complete becomes a LIST
 // (still in the Listing state). When the server refused the request itself — a 4xx
 // other than 410 and 429, as from a server without the WatchList feature — or
-// went silent without ending the initial events, streaming lists are not tried
-// again: the same server would do the same.
+// showed that it ignores sendInitialEvents (a change before the end bookmark, or
+// objects and then silence), streaming lists are not tried again: the same server
+// would do the same. The stream is closed before the LIST is sent, so the LIST is
+// newer than anything streamed, and the watch after it starts at its
+// resourceVersion: nothing is lost, only what streamed is thrown away.
 func (r *Reflector) fallBack(err error) result {
 	r.noteError(err)
 	r.step(Step{Op: OpFallback, Err: err})
-	if refusedVersion(err) || err == errNoInitialEventsEnd {
+	if refusedVersion(err) || err == errNoInitialEventsEnd || err == errInitialEventsIgnored {
 		r.streaming = false
-		r.log.Warn("the server refused a streaming list; using LIST from now on", "err", err)
+		r.log.Warn("the server does not serve streaming lists; using LIST from now on", "err", err)
 	}
 	return result{kind: fellBack, err: err}
 }

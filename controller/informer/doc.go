@@ -87,8 +87,9 @@
 //     1.36) and the first list a streaming list (client-go's WatchListClient,
 //     default since v0.35), as in client-go today; Options.DeltaFIFO and
 //     Options.PagedList choose the older ways. Where a server ignores
-//     sendInitialEvents, the fallback to LIST comes after 10 s of silence;
-//     client-go waits out the watch's timeout.
+//     sendInitialEvents, the fallback to LIST comes at its first change before
+//     the end bookmark, or after a second of silence; client-go waits out the
+//     watch's timeout.
 //   - The store's resourceVersion (client-go's LastStoreSyncResourceVersion) and
 //     informer metrics, as recent client-go has them: StoreResourceVersion is the
 //     version the cache has caught up to, moved by watch events, by bookmarks and

@@ -38,7 +38,7 @@ type Options struct {
 	// since v0.35): the server sends the objects from its watch cache one event
 	// at a time instead of building LIST pages, which costs it far less memory.
 	// A server that refuses, or never ends the initial events, gets LIST instead,
-	// at once or after 10 s of silence (listwatch's fallBack). client-go's switch
+	// at once or after a second of silence (listwatch's fallBack). client-go's switch
 	// for the same is KUBE_FEATURE_WatchListClient=false, which the command honours.
 	PagedList bool
 	// Transform reshapes objects before they are cached (strip what you will never
