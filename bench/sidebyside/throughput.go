@@ -57,7 +57,7 @@ func throughputPhase(ctx context.Context, cfg config, bins binaries) (*tputResul
 			name string
 			argv []string
 		}{{kubewire, r.kubewireArgs}, {clientgo, r.clientgoArgs}} {
-			s, err := measure(ctx, p.name, p.argv, cfg.timeout)
+			s, err := measure(ctx, p.name, p.argv, cfg.timeout, serverMeter{})
 			if err != nil {
 				return nil, err
 			}
