@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
@@ -39,6 +40,8 @@ type Client struct {
 
 	discoveryMu sync.Mutex
 	discovery   *discoveryCache
+
+	version atomic.Pointer[ServerVersion] // ServerVersion's first answer
 }
 
 // RequestInfo describes one finished HTTP request.

@@ -83,9 +83,10 @@ type ManagerOptions struct {
 	// DeltaFIFO picks the classic DeltaFIFO for every informer, over the default
 	// in-order FIFO (see informer.Options).
 	DeltaFIFO bool
-	// PagedList makes every Reflector list with paged LIST requests instead of a
-	// streaming list (see informer.Options).
-	PagedList bool
+	// List is how every Reflector lists, unless its informer.Options say
+	// otherwise (see informer.Options.List); the zero value lists the cheapest
+	// way for the server.
+	List listwatch.ListMethod
 	// OnStep, when set, is given every step of every Reflector the default Source
 	// builds (the sync command counts the first list's objects with it).
 	OnStep func(listwatch.Step)
@@ -180,7 +181,9 @@ func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *infor
 	// hand-over waits for the store to stand at the new ranges' list
 	// (WaitForStoreVersion), which only the in-order FIFO's list bookmark marks.
 	opts.DeltaFIFO = (opts.DeltaFIFO || m.opts.DeltaFIFO) && !opts.Sharded
-	opts.PagedList = opts.PagedList || m.opts.PagedList
+	if opts.List == listwatch.ListCheapest {
+		opts.List = m.opts.List
+	}
 	if opts.Trace == nil {
 		opts.Trace = m.opts.Trace
 	}

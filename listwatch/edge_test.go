@@ -86,7 +86,7 @@ func TestReflector_edge_cases(t *testing.T) {
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=0", ok, podList("10"),
 			watch10, ok, ev("ADDED", "a", "11"), "< end",
 		}},
-		{"streaming-cut-short", listwatch.Options{WatchList: true}, []string{
+		{"streaming-cut-short", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// A streaming list that ends before its end bookmark falls back to LIST
 			// this time, and is tried again at the next list.
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< end",
@@ -98,7 +98,7 @@ func TestReflector_edge_cases(t *testing.T) {
 			"< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "c", "15"), "< end",
 		}},
-		{"streaming-ignored", listwatch.Options{WatchList: true}, []string{
+		{"streaming-ignored", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// A server that ignores sendInitialEvents and streams changes (bench's
 			// `clientgo serve`, a proxy): the first MODIFIED before the end bookmark
 			// gives it away, and the Reflector lists with LIST at once. The watch
@@ -109,7 +109,7 @@ func TestReflector_edge_cases(t *testing.T) {
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok, podList("20", podJSON("a", "11")),
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=20&watch=true", ok, ev("DELETED", "a", "21"), "< end",
 		}},
-		{"streaming-silent", listwatch.Options{WatchList: true}, []string{
+		{"streaming-silent", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// Nothing at all for a second: a server that ignores sendInitialEvents
 			// with nothing to say, or one slow to start. This list is a LIST; the
 			// next one streams again.
@@ -122,7 +122,7 @@ func TestReflector_edge_cases(t *testing.T) {
 			"< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "b", "15"), "< end",
 		}},
-		{"streaming-without-its-end", listwatch.Options{WatchList: true}, []string{
+		{"streaming-without-its-end", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// A server that sends the state as ADDED events but never ends them (it
 			// answers a watch from "" the legacy way): after a second of silence
 			// the Reflector lists with LIST, and does not try a streaming list again
@@ -185,7 +185,7 @@ func TestReflector_a_relist_keeps_what_a_Holder_holds_unchanged(t *testing.T) {
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok,
 			podList("20", podJSON("a", "5"), podJSON("b", "15"), podJSON("c", "11")),
 		}},
-		{"streaming list", listwatch.Options{WatchList: true}, []string{
+		{"streaming list", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
 			ev("ADDED", "a", "5"), ev("ADDED", "b", "15"), ev("ADDED", "c", "11"),
 			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"20","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
@@ -195,7 +195,7 @@ func TestReflector_a_relist_keeps_what_a_Holder_holds_unchanged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			first := []string{list0, ok, podList("10", podJSON("a", "5"), podJSON("b", "6")),
 				watch10, ok, ev("ADDED", "c", "11"), gone, "< end"}
-			if tt.opts.WatchList {
+			if tt.opts.List == listwatch.ListStreaming {
 				first = []string{
 					"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
 					ev("ADDED", "a", "5"), ev("ADDED", "b", "6"),

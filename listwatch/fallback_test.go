@@ -68,7 +68,7 @@ func TestReflector_falls_back_within_a_second_from_a_server_that_ignores_sendIni
 			items := 0
 			sink := &chanSink{calls: make(chan string, 16)}
 			r := listwatch.New(c.Resource(apiclient.Pods).Namespace("demo"), sink, listwatch.Options{
-				WatchList: true, Clock: clock, Logger: discard,
+				List: listwatch.ListStreaming, Clock: clock, Logger: discard,
 				OnStep: func(s listwatch.Step) {
 					switch {
 					case s.Op == listwatch.OpItem && tt.step > 0:

@@ -130,7 +130,7 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if t := s.tracer(); t != nil {
 		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{PagedList: s.pagedList(), Trace: trace, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{List: s.listMethod(), Trace: trace, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -84,9 +84,11 @@
 // processDeltas). What differs:
 //   - HasSynced waits for the handlers (above).
 //   - The FIFO is the in-order one (client-go's RealFIFO, its only FIFO from
-//     1.36) and the first list a streaming list (client-go's WatchListClient,
-//     default since v0.35), as in client-go today; Options.DeltaFIFO and
-//     Options.PagedList choose the older ways. Where a server ignores
+//     1.36), as in client-go today; Options.DeltaFIFO chooses the older way.
+//     The list is the cheaper one for the server at hand (Options.List,
+//     listwatch.ListCheapest): LIST from Kubernetes 1.33, a streaming list
+//     before it, where client-go always asks for a streaming list
+//     (WatchListClient, default since v0.35). Where a server ignores
 //     sendInitialEvents, the fallback to LIST comes at its first change before
 //     the end bookmark, or after a second of silence; client-go waits out the
 //     watch's timeout.
