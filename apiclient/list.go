@@ -61,8 +61,9 @@ func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts De
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	if err := decodeList(resp.Body, dopts, header, fn); err != nil {
+	body := newReadAhead(resp.Body) // read (and inflate) while the objects are decoded
+	defer body.Close()
+	if err := decodeList(body, dopts, header, fn); err != nil {
 		return fmt.Errorf("list %s: %w", r.res, gaveUp(ctx, err))
 	}
 	return nil

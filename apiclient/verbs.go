@@ -43,6 +43,14 @@ func (r ResourceClient) Namespace(ns string) ResourceClient {
 	return r
 }
 
+// AllNamespaces reports whether r reads a namespaced resource in every
+// namespace at once: a list that could be read one namespace at a time, as
+// listwatch splits a large one.
+func (r ResourceClient) AllNamespaces() bool { return r.ns == "" && r.res.Namespaced }
+
+// Client is the Client r sends its requests through.
+func (r ResourceClient) Client() *Client { return r.c }
+
 // MetadataOnly returns the same client, but Get, List and Watch ask the server for
 // each object's metadata alone: kind PartialObjectMetadata, apiVersion
 // meta.k8s.io/v1, and the object's metadata — no spec, no status. The server does

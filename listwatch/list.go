@@ -29,6 +29,20 @@ import (
 // the snapshot away while we read): the Pager starts over with one LIST of
 // everything at the same version, and the objects read so far are dropped.
 func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, error) {
+	if s := r.planSplit(ctx); s != nil {
+		r.step(Step{Op: OpSplit, ResourceVersion: s.rv, Parts: len(s.parts), By: s.by})
+		items, err := r.listSplit(ctx, s, r.splitWays(ctx))
+		var mismatch *splitMismatch
+		if err == nil || !refusedVersion(err) && !unavailable(err) && !errors.As(err, &mismatch) {
+			return items, s.rv, err
+		}
+		// The server cannot read this list at that version after all (410: gone
+		// already; a 4xx: it refuses resourceVersionMatch=Exact), or did not cut
+		// it as asked: list it whole, now and from now on.
+		r.unsplittable = true
+		r.noteError(err)
+		r.step(Step{Op: OpError, Err: err, Next: "list it whole"})
+	}
 	for {
 		opts := r.listOptions()
 		opts.ResourceVersion = r.listVersion()

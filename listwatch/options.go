@@ -29,8 +29,15 @@ type Options struct {
 	// or ListStreaming.
 	List ListMethod
 	// ServerVersion tells ListCheapest the server's release; the informer passes
-	// apiclient.Client.ServerVersion, which asks once per Client. nil: LIST.
+	// apiclient.Client.ServerVersion, which asks once per Client. nil: LIST, and
+	// no split.
 	ServerVersion func(context.Context) (apiclient.ServerVersion, error)
+	// Split is the most requests a large LIST is split into, read at once at one
+	// resourceVersion (split.go): by hash range where the server serves
+	// shardSelector, by namespace in all namespaces otherwise. 0 means as many as
+	// this process has cores, up to 8, on a server of 1.34 or later and with 4
+	// cores or more; 1 never splits.
+	Split int
 	// MinWatchTimeout: each watch asks the server to end it after a random time in
 	// [MinWatchTimeout, 2×MinWatchTimeout), so that many clients do not all re-watch
 	// at once; 0 means 5 minutes.

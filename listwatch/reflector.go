@@ -34,6 +34,8 @@ type Reflector struct {
 	paged         bool          // a LIST came back in pages: this server pages (no watch cache)
 	streaming     bool          // streaming lists are on and the server has not refused one
 	chosen        bool          // streaming was decided (method.go)
+	unsplittable  bool          // the server cannot split this list (split.go): do not probe again
+	shards        int8          // the server serves shardSelector: 1 yes, -1 no, 0 not asked yet
 	synced        bool          // the first list reached the Sink
 	watches       int           // watches started since the last list
 	events        int           // watch events since the last list
