@@ -83,7 +83,8 @@ type Options struct {
 	Clock Clock
 	// OnWarning is given the text of every warning the server sends (the Warning
 	// header: deprecated APIs, unknown fields; warning.go), from the goroutine
-	// that made the request. nil logs each distinct text once, at WARN, to Log.
+	// that made the request. nil logs each distinct text once, at WARN, to Log,
+	// cut to 1 KiB, at most 20 lines a minute.
 	OnWarning func(text string)
 	// Log is where the default OnWarning writes, and where waits the server asked
 	// for (Retry-After) are told; nil means slog.Default().

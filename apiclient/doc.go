@@ -80,7 +80,11 @@
 //     event (Watcher.Next): memory holds one item, not the response.
 //   - One watch event over 16 MiB closes the stream with an error. A watch is not
 //     timed here: the Reflector's watchdog (listwatch) notices a silent one.
-//   - Discovery is cached per Client until Invalidate.
+//   - Discovery is cached per Client until Invalidate. The group, version and
+//     resource names it learns are checked before they become paths: a name
+//     that is not one is never asked for (discoverynames.go).
+//   - The server's warnings are logged once each, cut to 1 KiB, at most 20
+//     lines a minute (warning.go).
 //   - Watches are not rate limited; everything else waits on the token bucket
 //     (5 QPS, burst 10 by default).
 //

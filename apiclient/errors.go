@@ -175,6 +175,15 @@ func CodeOf(err error) int {
 // IsNotFound: the object (or the resource) does not exist.
 func IsNotFound(err error) bool { return is(err, "NotFound", http.StatusNotFound) }
 
+// IgnoreNotFound is err, or nil when err is a NotFound: for a Reconciler whose
+// object is gone, or a delete of what is already gone.
+func IgnoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
 // IsAlreadyExists: a create found the name taken.
 func IsAlreadyExists(err error) bool { return ReasonOf(err) == "AlreadyExists" }
 

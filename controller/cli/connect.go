@@ -18,6 +18,9 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// An exec plugin's stderr is the plugin talking to the user: it goes to
+	// ours as it comes, and never into an error (which may reach the page).
+	cfg.Stderr = s.env.Stderr
 	// No client-side rate limit: the server's Priority and Fairness decides, and
 	// the client waits out its 429s (apiclient.Options). The server's warnings go
 	// to the command's log, on stderr, each once.

@@ -28,6 +28,10 @@ import (
 // "namespace/name resourceVersion" lines, however the command ends. The same
 // contract as ../shared/bench/clientgo's sync, so the two can be compared.
 //
+// Interrupted before the cache was synced, or short of --until-events, it says
+// so and exits 130 (SIGINT) or 143 (SIGTERM), --dump printing what it has; with
+// --watch the signal is the designed end, once synced: exit 0.
+//
 // While a first list that spans more than one page is still arriving, stderr also
 // gets "listed N objects…" at most once a second (listProgress): a sync of a
 // large cluster takes minutes, and silence looks like a hang.
@@ -95,11 +99,14 @@ func runSync(ctx context.Context, s *session) error {
 	close(synced)
 	<-reported
 	if !hasSynced {
-		// Interrupted before the sync finished: a clean stop, with what we have.
+		// Interrupted before the sync finished: a clean stop, with what we have
+		// (--dump prints it), and an exit status that says it is not all.
 		fmt.Fprintf(s.env.Stderr, "interrupted after %v: %d objects cached\n", time.Since(start).Round(time.Millisecond), inf.Len())
-		return finish(nil)
+		return finish(errStopped)
 	}
 	took := time.Since(start)
+	s.log.Debug("synced", "objects", inf.Len(), "took", took)
+	var short error // --until-events stopped short of its count
 	switch {
 	case until > 0:
 		select {
@@ -107,13 +114,15 @@ func runSync(ctx context.Context, s *session) error {
 			fmt.Fprintf(s.env.Stderr, "%d events after sync in %v\n", until, time.Since(start)-took)
 		case <-ctx.Done():
 			fmt.Fprintf(s.env.Stderr, "interrupted after %d of %d events\n", events.Load(), until)
+			short = errStopped
 		}
 	case s.boolean("watch"):
+		// The designed end: the cache was in step until the signal, exit 0.
 		<-ctx.Done()
 		fmt.Fprintf(s.env.Stderr, "stopped after %d events\n", events.Load())
 	}
 	fmt.Fprintf(s.env.Stderr, "synced %d objects in %v; heap after GC %.1f MiB\n", inf.Len(), took, heapAfterGC())
-	return finish(nil)
+	return finish(short)
 }
 
 // syncInformer builds the informer sync runs: the Reflector for res in ns with -l
@@ -130,11 +139,15 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if t := s.tracer(); t != nil {
 		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{List: s.listMethod(), Trace: trace, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, List: s.listMethod(), Trace: trace, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), MetadataOnly: s.boolean("metadata-only")}), nil
+	opts := []controller.InformerOption{controller.WithLabels(s.str("selector")), controller.WithFields(s.str("field-selector"))}
+	if s.boolean("metadata-only") {
+		opts = append(opts, controller.OnlyMetadata())
+	}
+	return m, m.Informer(res, opts...), nil
 }
 
 // listProgress counts the objects of the first list as the Reflector receives

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/live"
+	"github.com/kubewire/kubewire/controller/metrics"
 )
 
 // ui is the live page of one command (--ui ADDR): the Hub the pipeline's trace
@@ -21,7 +22,9 @@ type ui struct {
 // openUI opens --ui's address before anything else happens, so that an address
 // in use or not allowed is a usage error (exit 2) and not a failure halfway
 // through. The page is served on exactly that address; one without a host
-// (":8080") is loopback (live.Listen).
+// (":8080") is loopback (live.Listen, by the rule --metrics-addr follows too:
+// metrics.Listen); any other than loopback is warned about, the page having no
+// login.
 func (s *session) openUI(command string) (*ui, error) {
 	addr := s.str("ui")
 	if addr == "" {
@@ -39,6 +42,14 @@ func (s *session) openUI(command string) (*ui, error) {
 		return u.m.Pipeline() // the page is served only once m is set (serve)
 	}})
 	fmt.Fprintf(s.env.Stderr, "ui: the pipeline page is at http://%s/\n", ln.Addr())
+	if !metrics.Loopback(ln.Addr()) {
+		// The page has no login: on loopback only this machine reaches it.
+		drive := ""
+		if s.boolean("step") {
+			drive = ", and steps it"
+		}
+		fmt.Fprintf(s.env.Stderr, "ui: warning: %s is beyond loopback and the page has no login: whoever reaches it sees the pipeline's names, counts and errors%s (--ui 127.0.0.1:PORT keeps it to this machine)\n", ln.Addr(), drive)
+	}
 	s.page = u // s.tracer() now traces to the page too
 	return u, nil
 }

@@ -60,11 +60,11 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 	}
 	var m *controller.Manager
 	hub, page := newHub(t, live.Options{Command: "test", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
-	m, err = controller.NewManager(c, controller.ManagerOptions{Trace: hub.Trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	m, err = controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Trace: hub.Trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: "demo"})
+	inf := m.Informer(apiclient.Pods)
 	gotB := make(chan struct{})
 	inf.AddHandler("test", informer.HandlerFuncs{AddFunc: func(o *apiclient.Object, _ bool) {
 		if o.Metadata.Name == "b" {
