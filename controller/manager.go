@@ -94,9 +94,8 @@ type ManagerOptions struct {
 	// DeltaFIFO picks the classic DeltaFIFO for every informer, over the default
 	// in-order FIFO (see informer.Options).
 	DeltaFIFO bool
-	// List is how every Reflector lists, unless its informer.Options say
-	// otherwise (see informer.Options.List); the zero value lists the cheapest
-	// way for the server.
+	// List is how every Reflector of the Manager lists (informer.Options.List);
+	// the zero value lists the cheapest way for the server.
 	List listwatch.ListMethod
 	// OnStep, when set, is given every step of every Reflector the default Source
 	// builds (the sync command counts the first list's objects with it).
