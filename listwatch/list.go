@@ -50,7 +50,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 		var items []*apiclient.Object
 		var sent apiclient.ListOptions // the last request's
 		p := Pager{
-			Decode: r.opts.Decode,
+			Decode: r.decodeHeld(),
 			OnPage: func(page int, o apiclient.ListOptions) {
 				sent = o
 				if page > 1 {
@@ -65,7 +65,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 			},
 		}
 		rv, err := p.List(ctx, r.rc, opts, func(o *apiclient.Object) error {
-			items = append(items, r.held(o))
+			items = append(items, o)
 			if r.tracing {
 				r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
 			}

@@ -59,6 +59,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	if initial {
 		opts.SendInitialEvents, opts.ResourceVersionMatch = true, "NotOlderThan"
 		opts.ResourceVersion = r.streamVersion()
+		opts.Decode = r.decodeHeld() // the initial events are a list: what the Sink holds is not copied again
 	} else if r.watches > 0 {
 		r.count(false, true)
 	}

@@ -34,7 +34,7 @@ func (r *Reflector) collect(c *collector, ev apiclient.Event, now time.Time) (bo
 	rv := ev.Object.Metadata.ResourceVersion
 	switch ev.Type {
 	case apiclient.Added:
-		c.items = append(c.items, r.held(ev.Object))
+		c.items = append(c.items, ev.Object) // the Sink's own, when it holds it unchanged (decodeHeld)
 		if r.tracing {
 			r.step(Step{Op: OpItem, Key: ev.Object.Key(), ResourceVersion: rv})
 		}
