@@ -23,7 +23,8 @@
 //	client.go                   Client: one per cluster (New, Options); clock.go its clock
 //	request.go                  the one request path, and the token bucket
 //	verbs.go, options.go        Get, Create, Update, Patch, Delete and their options;
-//	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T]
+//	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T];
+//	readahead.go                a LIST body read on a goroutine of its own
 //	errors.go                   Status, StatusError, the Is helpers, RetryOnConflict
 //	object.go, meta.go          Object and ObjectMeta;
 //	decode.go, strict.go        how their JSON is read (DecodeOptions, Unmarshal)
@@ -77,7 +78,8 @@
 //     ("GET https://host/api/v1/namespaces/x/pods/y: 404 NotFound: …"); no message
 //     holds a credential.
 //   - A LIST is decoded item by item as it arrives (ListEach), a watch event by
-//     event (Watcher.Next): memory holds one item, not the response.
+//     event (Watcher.Next): memory holds one buffer of the body (256 KiB for a
+//     LIST, four 64 KiB chunks read ahead), not the response.
 //   - One watch event over 16 MiB closes the stream with an error. A watch is not
 //     timed here: the Reflector's watchdog (listwatch) notices a silent one.
 //   - Discovery is cached per Client until Invalidate. The group, version and

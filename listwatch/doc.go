@@ -115,22 +115,29 @@
 //     bookmark. It never holds the list as one buffer, but it encodes and frames
 //     every object as a watch event of its own.
 //
-// Measured side by side on a 2-core machine (bench/sidebyside, 10,000 pods of 5.2
-// KB, medians of 5 runs, 2026-11-25), the CPU the API server spent on one sync:
+// Measured side by side on a 2-core machine (bench/sidebyside against a
+// kube-apiserver of its own, so that no other client's work is counted; 10,000
+// pods of 5.2 KB, medians of 5 runs, 2026-11-25), the CPU the API server spent
+// on one sync:
 //
 //	                                   v1.37.2     v1.32.4
-//	kubewire, LIST (JSON)              0.86 s      0.75 s
-//	kubewire, streaming list (JSON)    2.58 s      2.25 s
-//	client-go, LIST (protobuf)         0.37 s      0.35 s
-//	client-go, streaming (protobuf)    1.12 s      1.12 s
+//	kubewire, LIST (JSON)              1.04 s      1.02 s
+//	kubewire, streaming list (JSON)    2.10 s      2.41 s
+//	client-go, LIST (protobuf)         0.41 s      0.33 s
+//	client-go, streaming (protobuf)    0.96 s      0.78 s
 //
-// A streaming list in JSON costs the server three times the CPU of a LIST; the
-// sync's wall time follows (1.20 s against 2.82 s on v1.37.2). Where LIST streams
+// A streaming list in JSON costs the server twice the CPU of a LIST or more; the
+// sync's wall time follows (1.61 s against 2.69 s on v1.37.2). Where LIST streams
 // its encoding, a streaming list saves the server nothing, so ListCheapest, the
 // default, lists with LIST from 1.33. Before 1.33 the streaming list keeps the
-// server's memory flat — the price of three times the CPU, which a server
-// survives where it may not survive a thousand 52 MB buffers at once — so
-// ListCheapest streams there. It learns the release from GET /version, once per
+// server's memory flat — the price of twice the CPU, which a server survives
+// where it may not survive a thousand 52 MB buffers at once — so ListCheapest
+// streams there. (The server's peak RSS, sampled during each sync, moved too
+// little and too unevenly at 10,000 and 50,000 pods to tell the two apart on
+// either release: the buffer fits in the headroom of a warm server's heap.)
+// Turning gzip off costs more on both sides, not less (v1.37.2, 10,000 pods:
+// server 0.99 s against 0.63 s, client 0.65 s against 0.35 s), so responses stay
+// compressed. It learns the release from GET /version, once per
 // Client (apiclient.Client.ServerVersion), and streams when it cannot read it.
 // client-go asks for a streaming list whatever the server (its WatchListClient
 // feature, on by default since v0.35), in protobuf, whose encoding costs the
