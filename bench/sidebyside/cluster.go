@@ -161,10 +161,11 @@ func load(ctx context.Context, clientgoBin, kubeconfig, ns string, pods int) err
 	return nil
 }
 
-// cleanup deletes the pods of ns: one DELETE of the collection (the pods are
-// bound to no node, so they go at once). The namespace stays: a server without
-// a controller manager never finishes deleting one, and an empty namespace
-// costs nothing.
+// cleanup deletes the pods of ns: DELETEs of the collection (the pods are bound
+// to no node, so they go at once) until none is left: the server gives up on one
+// request after a minute, some 30,000 pods into the deletion, and goes on with
+// the next. The namespace stays: a server without a controller manager never
+// finishes deleting one, and an empty namespace costs nothing.
 func (c *cluster) cleanup(ctx context.Context, ns string) error {
 	kc, err := kubeconfig.Load(kubeconfig.Options{Path: c.kubeconfig})
 	if err != nil {
@@ -175,10 +176,19 @@ func (c *cluster) cleanup(ctx context.Context, ns string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "sidebyside: deleting the pods of namespace %s\n", ns)
-	if err := api.Resource(apiclient.Pods).Namespace(ns).DeleteCollection(ctx, apiclient.DeleteOptions{}, apiclient.ListOptions{}); err != nil {
-		return fmt.Errorf("delete the pods of %s: %w", ns, err)
+	pods := api.Resource(apiclient.Pods).Namespace(ns)
+	for try := 1; ; try++ {
+		err := pods.DeleteCollection(ctx, apiclient.DeleteOptions{}, apiclient.ListOptions{})
+		left, cerr := countPods(ctx, api, ns)
+		switch {
+		case cerr != nil:
+			return cerr
+		case left == 0:
+			return nil
+		case try == 10:
+			return fmt.Errorf("delete the pods of %s: %d left after 10 tries: %v", ns, left, err)
+		}
 	}
-	return nil
 }
 
 // countPods counts the pods in ns, a page of 1,000 at a time.
