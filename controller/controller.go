@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -33,7 +34,7 @@ type Controller struct {
 	opts       Options
 	// log, trace and clock are the Manager's (ManagerOptions).
 	log   *slog.Logger
-	trace func(line string)
+	trace func(trace.Event)
 	clock Clock
 
 	mu       sync.Mutex // guards started, regs and failures
@@ -188,7 +189,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 			// controller reconciles only what its cache holds in its ranges.
 			c.queue.Forget(req)
 			c.forgetFailures(req)
-			c.tracef("controller skip %s (not in this replica's shard)", req)
+			c.emit(trace.Event{Stage: trace.Controller, Verb: "skip", Key: req.String()})
 			return true
 		}
 		defer release()
@@ -197,7 +198,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 
 	if c.trace != nil {
 		c.traceMu.Lock() // after the "queue add" of req (add)
-		c.tracef("controller reconcile %s start", req)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "start"})
 		c.traceMu.Unlock()
 	}
 	start := c.clock.Now()
@@ -217,15 +218,15 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		// the start again.
 		c.queue.Forget(req)
 		c.queue.AddAfter(req, res.RequeueAfter)
-		c.tracef("controller reconcile %s ok %s, requeue after %s", req, took, res.RequeueAfter)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "ok", Took: took, RequeueAfter: res.RequeueAfter})
 	case res.Requeue:
 		// Not Forget: a Request that keeps asking backs off as a failing one does.
 		c.queue.AddRateLimited(req)
 		c.stats.requeues.Add(1)
-		c.tracef("controller reconcile %s ok %s, requeue (rate-limited)", req, took)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "requeue", Took: took})
 	default:
 		c.queue.Forget(req)
-		c.tracef("controller reconcile %s ok %s", req, took)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "ok", Took: took})
 	}
 	return true
 }
@@ -249,8 +250,9 @@ func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, er
 	return c.reconciler.Reconcile(ctx, req)
 }
 
-func (c *Controller) tracef(format string, args ...any) {
+// emit hands e to the trace, if there is one.
+func (c *Controller) emit(e trace.Event) {
 	if c.trace != nil {
-		c.trace(fmt.Sprintf(format, args...))
+		c.trace(e)
 	}
 }

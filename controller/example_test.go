@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // examplePodView is as much of a pod as the Examples read: a TypedObject.
@@ -69,9 +70,9 @@ func Example_workqueue() {
 	// for the Example to take note, which keeps the output in order.
 	reconciled := make(chan struct{})
 	dropped := make(chan string)
-	trace := func(line string) {
-		if strings.Contains(line, " dropped after ") {
-			dropped <- line
+	trace := func(e trace.Event) { // every hop of the pipeline: the Example waits for one
+		if e.Stage == trace.Controller && e.Outcome == "dropped" {
+			dropped <- e.String()
 		}
 	}
 	// web-1 exists before the controller starts: it reaches Reconcile from the

@@ -17,6 +17,7 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // wake is a slog.Handler that signals on every record: the Sharders log every
@@ -356,8 +357,8 @@ func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile co
 		t.Fatal(err)
 	}
 	clock = apitest.NewClock()
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Trace: func(line string) {
-		if strings.HasPrefix(line, "controller skip ") {
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Trace: func(e trace.Event) {
+		if e.Stage == trace.Controller && e.Verb == "skip" {
 			skipped()
 		}
 	}, Sharding: &sharding.Config{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // After a restart the informer lists 10,000 objects, each a Request; one of them
@@ -21,8 +22,8 @@ func TestController_a_change_is_not_queued_behind_the_initial_list(t *testing.T)
 	rec.block, rec.started = make(chan struct{}), make(chan string, listed+10)
 	changed := fmt.Sprintf("default/p-%05d", listed/2)
 	seen := make(chan struct{})
-	trace := func(line string) {
-		if strings.HasPrefix(line, "queue dedup "+changed+" ") || strings.HasPrefix(line, "queue add "+changed+" ") && !strings.Contains(line, "low priority") {
+	trace := func(e trace.Event) {
+		if e.Stage == trace.Queue && e.Key == changed && (e.Verb == "dedup" || !e.LowPriority) {
 			close(seen)
 		}
 	}

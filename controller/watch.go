@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // watch registers w's handler on inf (Builder.Complete calls it, once per For,
@@ -113,16 +114,12 @@ func (c *Controller) add(r Request, low bool, from *apiclient.Object) {
 	if c.trace == nil {
 		return
 	}
-	cause := ""
+	e := trace.Event{Stage: trace.Queue, Verb: "add", Key: r.String(), Size: c.queue.Len(), LowPriority: low}
 	if from != nil {
-		cause = " from=" + RequestFor(from).String()
+		e.From = RequestFor(from).String()
 	}
-	switch after := c.queue.Len(); {
-	case added && low:
-		c.tracef("queue add %s depth=%d%s (low priority: initial list or resync)", r, after, cause)
-	case added:
-		c.tracef("queue add %s depth=%d%s", r, after, cause)
-	default:
-		c.tracef("queue dedup %s depth=%d%s (already waiting or being processed)", r, after, cause)
+	if !added {
+		e.Verb = "dedup" // already waiting or being processed
 	}
+	c.emit(e)
 }

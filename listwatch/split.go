@@ -165,17 +165,19 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 		err   error
 	}
 	results := make(chan result, len(s.parts))
-	var next atomic.Int64
+	var next, total atomic.Int64
 	for range min(ways, len(s.parts)) { // owned here: each sends one result per part it takes, and returns
 		go func() {
 			for i := int(next.Add(1) - 1); i < len(s.parts); i = int(next.Add(1) - 1) {
 				res := result{i: i, err: ctx.Err()}
 				if res.err == nil {
-					var guard apiclient.PageGuard
 					p := s.parts[i]
-					_, res.err = p.rc.ListEach(ctx, p.opts, r.opts.Decode, func(o *apiclient.Object) error {
+					_, res.err = p.rc.ListPage(ctx, s.guard(p.rc), p.opts, r.opts.Decode, func(o *apiclient.Object) error {
+						if total.Add(1) > s.count {
+							return &splitMismatch{fmt.Sprintf("the parts hold more than the %d objects of the list at %s", s.count, s.rv)}
+						}
 						res.items = append(res.items, o)
-						return guard.Items(1)
+						return nil
 					})
 				}
 				results <- res
@@ -206,6 +208,16 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 		err = &splitMismatch{fmt.Sprintf("the parts hold %d objects, the list at %s %d", len(items), s.rv, s.count)}
 	}
 	return items, err
+}
+
+// guard bounds one part as a list of its own (apiclient.ListLimits: its bytes
+// after decompression), and to the probe's count of objects: no part may hold
+// more than the whole list, and listSplit stops the parts together at the count
+// too, so a server that ignores the selectors costs one list's worth at most.
+func (s *split) guard(rc apiclient.ResourceClient) *apiclient.PageGuard {
+	g := rc.PageGuard()
+	g.Limits.Objects = int(s.count)
+	return g
 }
 
 // splitMismatch is a split whose parts do not add up to the list: the server

@@ -30,13 +30,17 @@ type result struct {
 	err  error
 }
 
-// errClosedAtOnce: a watch the server ended within a second without moving the
-// resourceVersion on — nothing in it, or only bookmarks at the version it
-// started from. Watching again at once could spin against a server that does
-// that every time, so it counts as a failure and backs off. (client-go calls it a
-// "very short watch", but counts a bookmark as progress, so a server that sends
-// one and hangs up spins it.)
-var errClosedAtOnce = errors.New("the server ended the watch at once, without progress")
+// errClosedAtOnce: a watch the server ended within a second of asking for it,
+// whatever it carried. A healthy server ends a watch at its timeoutSeconds
+// (minutes); one that hangs up at once, every time, would make the Reflector
+// spin, so it counts as a failure and backs off, and the waits grow as failures
+// do. Events do not excuse it: a server that sends one MODIFIED and hangs up made
+// a Reflector watch 2,670 times a second at 60% of a core (issue 29). (client-go
+// calls it a "very short watch", but only when it carried no event, so one event
+// or one bookmark defeats its check.) A streaming list's stream is not held to
+// it: if it ended soon after its list, the list was done, and the next request
+// is a plain watch, which is.
+var errClosedAtOnce = errors.New("the server ended the watch within a second")
 
 // watch opens one watch and applies its events to the Sink until it ends.
 //
@@ -75,16 +79,17 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	dog := startWatchdog(r.clock, idle, cancel) // armed before the request: a server that never answers is caught too
 	defer dog.stop()
 	r.step(Step{Op: OpWatch, ResourceVersion: opts.ResourceVersion, Timeout: timeout, Initial: initial})
-	started, from := r.clock.Now(), r.rv
+	started := r.clock.Now()
 
 	w, err := r.rc.Watch(wctx, opts)
 	if err != nil {
 		return r.ending(ctx, dog, err, initial, 0)
 	}
 	defer w.Close()
+	r.answered()
 	var col *collector
 	if initial {
-		col = &collector{}
+		col = &collector{guard: r.rc.PageGuard()}
 	}
 	n := 0
 	for {
@@ -95,7 +100,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 		}
 		ev, err := w.Next()
 		if err != nil {
-			if err == io.EOF && col == nil && r.rv == from && r.clock.Now().Sub(started) < time.Second {
+			if err == io.EOF && !initial && r.clock.Now().Sub(started) < time.Second {
 				err = errClosedAtOnce
 			}
 			return r.ending(ctx, dog, err, col != nil, n)
@@ -104,9 +109,12 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 		now := r.clock.Now()
 		dog.touch(now)
 		if col != nil {
-			done, err := r.collect(col, ev, now)
-			if err != nil {
+			done, err := r.collect(col, ev, w.Offset(), now)
+			if err == errInitialEventsIgnored {
 				return r.fallBack(err)
+			}
+			if err != nil {
+				return result{notListed, err}
 			}
 			if done {
 				if err := r.listed(col.items, r.rv, true); err != nil {
@@ -162,6 +170,16 @@ func refusedVersion(err error) bool {
 	return code >= 400 && code < 500 && code != http.StatusGone && code != http.StatusTooManyRequests
 }
 
+// refusesStreaming reports whether a streaming list's request was refused for
+// what it asked, not for what it named or for who asked (see fallBack).
+func refusesStreaming(err error) bool {
+	switch apiclient.CodeOf(err) {
+	case http.StatusNotFound, http.StatusUnauthorized, http.StatusForbidden:
+		return false
+	}
+	return refusedVersion(err)
+}
+
 // initialEventsIdle is the silence a streaming list's initial events may keep
 // before the Reflector gives up on them and lists with LIST. A server that serves
 // streaming lists sends the objects back to back from its watch cache, and the end
@@ -187,17 +205,21 @@ var errNoInitialEventsEnd = fmt.Errorf("no initial-events-end bookmark after %v 
 var errNoInitialEvents = fmt.Errorf("no initial event after %v of silence", initialEventsIdle)
 
 // fallBack: a streaming list that failed before it was complete becomes a LIST
-// (still in the Listing state). When the server refused the request itself — a 4xx
-// other than 410 and 429, as from a server without the WatchList feature — or
+// (still in the Listing state). When the server refused the request itself — a
+// 400 or a 422 Invalid, as from a server without the WatchList feature — or
 // showed that it ignores sendInitialEvents (a change before the end bookmark, or
-// objects and then silence), streaming lists are not tried again: the same server
-// would do the same. The stream is closed before the LIST is sent, so the LIST is
-// newer than anything streamed, and the watch after it starts at its
-// resourceVersion: nothing is lost, only what streamed is thrown away.
+// objects and then silence), streaming lists are not tried again: the same
+// server would do the same. A 404 (the resource is not served: a CRD not
+// installed yet), a 401 or a 403 (credentials, RBAC) say nothing about streaming
+// and may change, so the next list streams again (issue 31: a 404 on the first
+// list turned streaming off for the rest of the process). The stream is closed
+// before the LIST is sent, so the LIST is newer than anything streamed, and the
+// watch after it starts at its resourceVersion: nothing is lost, only what
+// streamed is thrown away.
 func (r *Reflector) fallBack(err error) result {
 	r.noteError(err)
 	r.step(Step{Op: OpFallback, Err: err})
-	if refusedVersion(err) || err == errNoInitialEventsEnd || err == errInitialEventsIgnored {
+	if refusesStreaming(err) || err == errNoInitialEventsEnd || err == errInitialEventsIgnored {
 		r.streaming = false
 		r.log.Warn("the server does not serve streaming lists; using LIST from now on", "err", err)
 	}

@@ -2,6 +2,7 @@ package listwatch
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -16,8 +17,13 @@ const initialEventsEnd = "k8s.io/initial-events-end"
 // the API reference states it); so the collector needs no index by key, and a
 // change before the end is the sign of a server that ignored sendInitialEvents
 // (errInitialEventsIgnored).
+//
+// Its guard bounds the initial events as a LIST is bounded (apiclient.ListLimits):
+// the objects, and the bytes of the stream read so far.
 type collector struct {
 	items []*apiclient.Object
+	guard *apiclient.PageGuard
+	read  int64 // the stream's bytes the guard has been told of
 }
 
 // errInitialEventsIgnored is why a streaming list falls back at once: a MODIFIED
@@ -28,9 +34,19 @@ type collector struct {
 // at the LIST's resourceVersion, so no change is lost.
 var errInitialEventsIgnored = errors.New("the server sent a change before the initial-events-end bookmark: it ignores sendInitialEvents")
 
-// collect takes one event of a streaming list and reports whether it was the end.
-// A change before the end is errInitialEventsIgnored.
-func (r *Reflector) collect(c *collector, ev apiclient.Event, now time.Time) (bool, error) {
+// collect takes one event of a streaming list and reports whether it was the end;
+// offset is how far the stream has been read (apiclient.Watcher.Offset). A change
+// before the end is errInitialEventsIgnored; any other error is a list over its
+// limits: it ends the streaming list, with nothing handed on.
+func (r *Reflector) collect(c *collector, ev apiclient.Event, offset int64, now time.Time) (bool, error) {
+	err := c.guard.Bytes(offset - c.read)
+	c.read = offset
+	if err == nil && ev.Type == apiclient.Added {
+		err = c.guard.Items(1)
+	}
+	if err != nil {
+		return false, fmt.Errorf("streaming list %s: %w", c.guard.Resource, err)
+	}
 	rv := ev.Object.Metadata.ResourceVersion
 	switch ev.Type {
 	case apiclient.Added:

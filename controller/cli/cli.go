@@ -81,6 +81,8 @@ var flags = []flagSpec{
 	{long: "ui", kind: stringFlag, usage: "serve the live pipeline page here, e.g. :8080 (loopback, as for --metrics-addr; anything else is warned about)", commands: "run sync demo"},
 	{long: "step", kind: boolFlag, usage: "demo --ui: pause at every hop until the page asks for the next", commands: "demo"},
 	{long: "install-crd", kind: boolFlag, usage: "run foo: create the Foo CRD when the server does not serve it", commands: "run"},
+	{long: "max-list-mib", kind: intFlag, usage: "refuse a list over this many MiB, decompressed, all pages together (default 1024)", commands: "run get sync"},
+	{long: "max-list-objects", kind: intFlag, usage: "refuse a list of more objects than this (default 500000)", commands: "run get sync"},
 	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
 	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
 	{long: "help", short: "h", kind: boolFlag, usage: "show this help"},

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -23,8 +25,10 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 	cfg.Stderr = s.env.Stderr
 	// No client-side rate limit: the server's Priority and Fairness decides, and
 	// the client waits out its 429s (apiclient.Options). The server's warnings go
-	// to the command's log, on stderr, each once.
-	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log})
+	// to the command's log, on stderr, each once. Lists are bounded as
+	// apiclient.ListLimits says, or as --max-list-mib and --max-list-objects do.
+	limits := apiclient.ListLimits{Bytes: int64(min(s.integer("max-list-mib", 0), math.MaxInt64>>20)) << 20, Objects: s.integer("max-list-objects", 0)}
+	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log, ListLimits: limits})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,17 +91,22 @@ func noResources(w io.Writer, ns string) {
 
 // tracer returns where the pipeline's trace goes: the --trace printer (one
 // line at a time on stderr) and, with --ui, the live page; nil for neither.
-func (s *session) tracer() func(string) {
-	var stderr func(string)
-	if s.boolean("trace") {
-		var mu sync.Mutex
-		stderr = func(line string) {
-			mu.Lock()
-			fmt.Fprintln(s.env.Stderr, line)
-			mu.Unlock()
-		}
+func (s *session) tracer() func(trace.Event) {
+	return s.page.trace(s.traceLine())
+}
+
+// traceLine returns what prints one trace line on stderr with --trace, nil
+// without: the pipeline's hops (tracer) and the command's own lines (record's).
+func (s *session) traceLine() func(string) {
+	if !s.boolean("trace") {
+		return nil
 	}
-	return s.page.trace(stderr)
+	var mu sync.Mutex
+	return func(line string) {
+		mu.Lock()
+		fmt.Fprintln(s.env.Stderr, line)
+		mu.Unlock()
+	}
 }
 
 // listMethod is how informers list: with a streaming list when --watch-list

@@ -64,10 +64,8 @@ func runRecord(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	if trace := s.tracer(); trace != nil {
+	if trace := s.traceLine(); trace != nil {
 		base = tracingTransport{base: base, trace: trace}
-	}
-	if trace := s.tracer(); trace != nil {
 		trace("record open " + path)
 	}
 	out, closeOut, err := openRecording(ctx, s, path)

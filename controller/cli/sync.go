@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -70,6 +72,12 @@ func runSync(ctx context.Context, s *session) error {
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	// A list over its bounds (apiclient.ListLimits) would be refused again at
+	// every try: a Reflector goes on trying, as a controller's must, but sync
+	// stops it at once and says why, in one line.
+	waitCtx, giveUp := context.WithCancelCause(ctx)
+	defer giveUp(nil)
+	progress.onLimit = func(err error) { giveUp(err); stop() }
 	runErr := make(chan error, 1)
 	go func() { runErr <- inf.Run(runCtx) }() // owned here: waited for below
 	served := page.serve(runCtx, m)
@@ -95,9 +103,12 @@ func runSync(ctx context.Context, s *session) error {
 		defer close(reported)
 		progress.report(synced, s.env.Stderr, &stderrMu, time.Second)
 	}()
-	hasSynced := inf.WaitForCacheSync(ctx)
+	hasSynced := inf.WaitForCacheSync(waitCtx)
 	close(synced)
 	<-reported
+	if cause := context.Cause(waitCtx); !hasSynced && errors.Is(cause, apiclient.ErrListLimit) {
+		return finish(cause)
+	}
 	if !hasSynced {
 		// Interrupted before the sync finished: a clean stop, with what we have
 		// (--dump prints it), and an exit status that says it is not all.
@@ -128,18 +139,18 @@ func runSync(ctx context.Context, s *session) error {
 // syncInformer builds the informer sync runs: the Reflector for res in ns with -l
 // and --field-selector (--watch-list streams the list; --metadata-only asks for
 // PartialObjectMetadata), into a FIFO and the store.
-// OnStep hands every Reflector step to progress; --trace prints each as a
-// "listwatch …" line.
+// OnStep hands every Reflector step to progress; --trace prints each hop as a
+// line.
 //
 // Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
 // (one key string) per listed object: an allocation per object, small next to
 // decoding it.
 func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*controller.Manager, *informer.Informer, error) {
-	var trace func(string)
+	var emit func(trace.Event)
 	if t := s.tracer(); t != nil {
-		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
+		emit = func(e trace.Event) { mu.Lock(); t(e); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, List: s.listMethod(), Trace: trace, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, List: s.listMethod(), Trace: emit, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -160,6 +171,8 @@ type listProgress struct {
 	items  atomic.Int64 // objects of the current attempt at the first list
 	pages  atomic.Int64 // pages asked for in that attempt
 	listed atomic.Bool  // the first list is complete: stop counting
+	// onLimit, when set, is told when the first list failed over its bounds.
+	onLimit func(error)
 }
 
 // step takes one Reflector step. A LIST of page 1 starts the count again: the
@@ -178,6 +191,10 @@ func (p *listProgress) step(st listwatch.Step) {
 		p.items.Add(1)
 	case listwatch.OpListed:
 		p.listed.Store(true)
+	case listwatch.OpError:
+		if p.onLimit != nil && errors.Is(st.Err, apiclient.ErrListLimit) {
+			p.onLimit(st.Err)
+		}
 	}
 }
 

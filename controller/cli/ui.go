@@ -8,6 +8,8 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/pipeline"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // ui is the live page of one command (--ui ADDR): the Hub the pipeline's trace
@@ -38,7 +40,7 @@ func (s *session) openUI(command string) (*ui, error) {
 		return nil, usagef("%s: %v", command, err)
 	}
 	u := &ui{ln: ln}
-	u.hub = live.New(live.Options{Command: command, Step: s.boolean("step"), Pipeline: func() controller.Pipeline {
+	u.hub = live.New(live.Options{Command: command, Step: s.boolean("step"), Pipeline: func() pipeline.Snapshot {
 		return u.m.Pipeline() // the page is served only once m is set (serve)
 	}})
 	fmt.Fprintf(s.env.Stderr, "ui: the pipeline page is at http://%s/\n", ln.Addr())
@@ -55,17 +57,19 @@ func (s *session) openUI(command string) (*ui, error) {
 }
 
 // trace returns what the pipeline traces to: the page's Hub and, with --trace,
-// stderr (session.tracer).
-func (u *ui) trace(stderr func(string)) func(string) {
-	if u == nil {
-		return stderr
-	}
-	if stderr == nil {
+// stderr, each Event printed as its line (session.tracer); nil for neither.
+func (u *ui) trace(stderr func(string)) func(trace.Event) {
+	switch {
+	case u == nil && stderr == nil:
+		return nil
+	case u == nil:
+		return func(e trace.Event) { stderr(e.String()) }
+	case stderr == nil:
 		return u.hub.Trace
 	}
-	return func(line string) {
-		stderr(line)
-		u.hub.Trace(line)
+	return func(e trace.Event) {
+		stderr(e.String())
+		u.hub.Trace(e)
 	}
 }
 

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/cli"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
+	"github.com/kubewire/kubewire/controller/pipeline"
 )
 
 // uiRun is a kubewire command serving the page, run by uiCommand.
@@ -149,7 +149,7 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 		t.Errorf("fifo: %+v; want depth 0, 4 popped", inf.FIFO)
 	}
 	if inf.Store.Objects != 1 || inf.Store.ResourceVersion != inf.Reflector.ResourceVersion ||
-		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (controller.IndexState{Name: "namespace", Values: 1}) {
+		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (pipeline.Index{Name: "namespace", Values: 1}) {
 		t.Errorf("store: %+v; want 1 object (web-1), at the Reflector's resourceVersion %s, in 1 namespace", inf.Store, inf.Reflector.ResourceVersion)
 	}
 	if len(inf.Handlers) != 2 {
@@ -182,8 +182,9 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	getJSON(t, url+"/api/follow?key=demo/web-2", &path)
 	// Three goroutines write this path: the informer's (web-2's events), the
 	// worker's (the reconcile of demo/tools) and the story's (its writes, traced
-	// when their answer comes, maybe after the event they caused). Each one's
-	// hops come in its own order; across them, only causes come before effects.
+	// when sent, before the event they cause, and again when answered, maybe
+	// after it). Each one's hops come in its own order; across them, causes
+	// come before effects.
 	var own, reconcile, writes []string
 	at := map[string]int{}
 	for i, h := range path.Hops {
@@ -194,7 +195,12 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 		at[hop] = i
 		switch {
 		case h.Stage == "apiclient" && h.Key == "demo/web-2":
-			writes = append(writes, h.Verb)
+			outcome := "answered"
+			if strings.HasSuffix(h.Line, " sent") {
+				outcome = "sent"
+				at[hop+" sent"] = i
+			}
+			writes = append(writes, h.Verb+" "+outcome)
 		case h.Key == "demo/web-2":
 			own = append(own, hop)
 		default:
@@ -216,10 +222,15 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	})
 	checkPath("the reconcile it caused", reconcile, []string{
 		"queue add demo/tools", "controller reconcile demo/tools",
-		"apiclient PATCH demo/tools", // written back: the restart
+		"apiclient PATCH demo/tools", "apiclient PATCH demo/tools", // written back, sent and answered: the restart
 		"controller reconcile demo/tools",
 	})
-	checkPath("the story's writes", writes, []string{"PATCH", "DELETE"}) // made Running, deleted
+	checkPath("the story's writes", writes, []string{"PATCH sent", "PATCH answered", "DELETE sent", "DELETE answered"}) // made Running, deleted
+	for write, event := range map[string]string{"apiclient PATCH demo/web-2 sent": "listwatch UPDATE demo/web-2", "apiclient DELETE demo/web-2 sent": "listwatch DELETE demo/web-2"} {
+		if at[write] > at[event] {
+			t.Errorf("%q is hop %d of the path, after %q (%d), the event it caused", write, at[write], event, at[event])
+		}
+	}
 	if q := at["queue add demo/tools"]; q < at["handler update demo/web-2"] || q > at["listwatch DELETE demo/web-2"] {
 		t.Errorf("demo/tools was queued at hop %d of the path: not between web-2's update (%d) and its delete (%d)",
 			q, at["handler update demo/web-2"], at["listwatch DELETE demo/web-2"])

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -48,8 +49,10 @@ func runWatch(ctx context.Context, s *session) error {
 	out := bufio.NewWriter(s.env.Stdout)
 	p := &printer{w: out, json: format == "json", rv: map[string]string{}, failed: stop}
 	opts := listwatch.Options{Name: res.String(), LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), Logger: s.log}
-	if trace := s.tracer(); trace != nil {
-		opts.OnStep = func(st listwatch.Step) { trace("listwatch " + st.String()) }
+	if emit := s.tracer(); emit != nil {
+		opts.OnStep = func(st listwatch.Step) {
+			emit(trace.Event{Stage: trace.Reflector, Verb: string(st.Op), Key: st.Key, Informer: opts.Name, Step: st})
+		}
 	}
 	err = listwatch.New(c.Resource(res).Namespace(s.namespace(cfg)), p, opts).Run(ctx)
 	p.mu.Lock()

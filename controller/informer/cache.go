@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
 )
@@ -170,9 +171,11 @@ func (inf *Informer) Events() map[string]uint64 {
 	return out
 }
 
-func (inf *Informer) tracef(format string, args ...any) {
+// emit hands e, named after this informer, to the trace, if there is one.
+func (inf *Informer) emit(e trace.Event) {
 	if inf.trace != nil {
-		inf.trace(fmt.Sprintf(format, args...))
+		e.Informer = inf.name
+		inf.trace(e)
 	}
 }
 

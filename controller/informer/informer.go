@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
 )
@@ -33,7 +34,7 @@ type Informer struct {
 	transform func(*apiclient.Object) (*apiclient.Object, error)
 	labels    labelSets // shared label maps of cached objects (labels.go)
 	clock     apiclient.Clock
-	trace     func(line string)
+	trace     func(trace.Event)
 
 	mu        sync.Mutex
 	listeners []*listener
@@ -211,9 +212,9 @@ func (inf *Informer) resyncLoop(ctx context.Context) {
 		due := len(inf.resyncing)
 		inf.mu.Unlock()
 		if due > 0 {
-			inf.tracef("fifo resync handlers=%d", due)
+			inf.emit(trace.Event{Stage: trace.FIFO, Verb: "resync", Size: due})
 			if err := inf.fifo.Resync(); err != nil {
-				inf.tracef("informer %s: resync: %v", inf.name, err)
+				inf.emit(trace.Event{Stage: trace.Informer, Verb: "error", Err: fmt.Errorf("resync: %w", err)})
 			}
 		}
 	}
@@ -253,7 +254,7 @@ func (inf *Informer) processLoop(ctx context.Context) error {
 		case err == fifo.ErrClosed:
 			return nil
 		case err != nil:
-			inf.tracef("informer %s: %v", inf.name, err)
+			inf.emit(trace.Event{Stage: trace.Informer, Verb: "error", Err: err})
 		}
 		inf.markSyncedOnce()
 	}
@@ -277,18 +278,18 @@ func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool
 func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error {
 	if d.Type == fifo.Bookmark {
 		if inf.trace != nil {
-			inf.tracef("fifo pop Bookmark rv=%s", d.ResourceVersion)
+			inf.emit(trace.Event{Stage: trace.FIFO, Verb: "pop", Delta: "Bookmark", ResourceVersion: d.ResourceVersion})
 		}
 		inf.progress.moved(d)
 		return nil // nothing to store
 	}
 	obj := d.Object
 	inf.events.count(d.Type)
-	// Every trace line is guarded: its arguments (boxed into ...any, a Len under the
-	// store's lock) cost allocations and time even when nobody reads the line.
+	// Every trace hop is guarded: building one (a Len under the store's lock, the
+	// delta type's name) costs time even when nobody reads it.
 	tracing := inf.trace != nil
 	if tracing {
-		inf.tracef("fifo pop %s %s rv=%s", d.Type, d.Key, obj.Metadata.ResourceVersion)
+		inf.emit(trace.Event{Stage: trace.FIFO, Verb: "pop", Delta: d.Type.String(), Key: d.Key, ResourceVersion: obj.Metadata.ResourceVersion})
 	}
 	// The store is written under d.Key: the FIFO keyed the object already, and
 	// keying it again would cost a string per delta.
@@ -300,7 +301,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 			obj = newest(old, obj, d.Tombstone != nil)
 		}
 		if tracing {
-			inf.tracef("store delete %s size=%d", d.Key, inf.store.Len())
+			inf.emit(trace.Event{Stage: trace.Store, Verb: "delete", Key: d.Key, Size: inf.store.Len()})
 		}
 		inf.notify(d.Key, notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
 		return nil
@@ -312,7 +313,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 	inf.progress.moved(d)
 	if !exists {
 		if tracing {
-			inf.tracef("store add %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+			inf.emit(trace.Event{Stage: trace.Store, Verb: "add", Key: d.Key, ResourceVersion: obj.Metadata.ResourceVersion, Size: inf.store.Len()})
 		}
 		inf.notify(d.Key, notification{kind: addNotification, obj: obj, flag: initial}, false)
 		return nil
@@ -322,7 +323,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 	// for resyncs hear of it.
 	resync := d.Type == fifo.Sync || old.Metadata.ResourceVersion == obj.Metadata.ResourceVersion
 	if tracing {
-		inf.tracef("store update %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+		inf.emit(trace.Event{Stage: trace.Store, Verb: "update", Key: d.Key, ResourceVersion: obj.Metadata.ResourceVersion, Size: inf.store.Len()})
 	}
 	inf.notify(d.Key, notification{kind: updateNotification, old: old, obj: obj}, resync)
 	return nil
@@ -357,7 +358,7 @@ func (inf *Informer) notify(key string, n notification, resync bool) {
 		targets = slices.Clone(targets)
 		inf.mu.Unlock()
 		for _, l := range targets {
-			inf.tracef("handler %s %s to=%s backlog=%d", kindName(n.kind), key, l.name, l.Backlog()+1)
+			inf.emit(trace.Event{Stage: trace.Handler, Verb: kindName(n.kind), Key: key, To: l.name, Size: l.Backlog() + 1})
 		}
 		inf.mu.Lock()
 	}

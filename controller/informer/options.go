@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 	"github.com/kubewire/kubewire/store"
@@ -22,7 +23,7 @@ type Options struct {
 	// of your own ignores it.
 	MetadataOnly bool
 	// DeltaFIFO picks client-go's classic DeltaFIFO over the in-order FIFO (its
-	// RealFIFO, the only FIFO of client-go 1.36). The in-order FIFO is the default:
+	// RealFIFO, which client-go 1.36's informers use: InOrderInformers is GA). The in-order FIFO is the default:
 	// the cache always stands at one resourceVersion, so a handler that reads
 	// several objects together never sees one's future beside another's past.
 	// DeltaFIFO hands each object's changes over in one Pop, which is all a
@@ -80,6 +81,7 @@ type Options struct {
 	// Clock times resyncs, and the default Source's backoffs and watch timeouts;
 	// nil means the wall clock.
 	Clock apiclient.Clock
-	// Trace, when set, receives one line per step through fifo, store and handler.
-	Trace func(line string)
+	// Trace, when set, receives one Event per hop through fifo, store and
+	// handler (package trace).
+	Trace func(trace.Event)
 }

@@ -24,7 +24,7 @@
 // # The whole move
 //
 //	var m *controller.Manager // the Hub reads its Pipeline once a page is open
-//	hub := live.New(live.Options{Command: "run", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
+//	hub := live.New(live.Options{Command: "run", Pipeline: func() pipeline.Snapshot { return m.Pipeline() }})
 //	m, _ = controller.NewManager(client, controller.ManagerOptions{Trace: hub.Trace})
 //	ln, err := live.Listen("127.0.0.1:8080") // fails now, not halfway through
 //	go hub.Serve(ctx, ln)                    // until ctx ends
@@ -34,7 +34,7 @@
 //
 // The HTTP API (server.go), which the page's script (web/app.js) reads:
 //
-//	GET  /api/snapshot       the counts: Snapshot (controller.Pipeline and the latest keys)
+//	GET  /api/snapshot       the counts: Snapshot (pipeline.Snapshot and the latest keys)
 //	GET  /api/events         Server-Sent Events: "snapshot" when the counts change (at
 //	                         most 4 a second), "hop" for each hop of ?follow=NAMESPACE/NAME,
 //	                         "step" in step mode

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/controller/live"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // served serves h as the command does (live.Listen, Hub.Serve) on a free
@@ -82,7 +83,10 @@ func TestServe_takes_a_step_only_from_its_own_origin(t *testing.T) {
 	h := live.New(live.Options{Command: "demo", Step: true})
 	addr := served(t, h)
 	traced := make(chan struct{})
-	go func() { h.Trace("fifo pop Added demo/web-2 rv=7"); close(traced) }() // waits for a step
+	go func() {
+		h.Trace(trace.Event{Stage: trace.FIFO, Verb: "pop", Delta: "Added", Key: "demo/web-2", ResourceVersion: "7"})
+		close(traced)
+	}() // waits for a step
 	t.Cleanup(h.Close)
 	for _, origin := range []string{"http://evil.example", "null", "http://" + addr + ".evil.example", ""} {
 		header := []string{"Content-Type: text/plain", "Content-Length: 0"}

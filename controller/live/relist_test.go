@@ -17,6 +17,7 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
+	"github.com/kubewire/kubewire/controller/pipeline"
 )
 
 // snapshots reads the page's event stream until a snapshot satisfies done, and
@@ -59,7 +60,7 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m *controller.Manager
-	hub, page := newHub(t, live.Options{Command: "test", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
+	hub, page := newHub(t, live.Options{Command: "test", Pipeline: func() pipeline.Snapshot { return m.Pipeline() }})
 	m, err = controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Trace: hub.Trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -13,23 +13,23 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/pipeline"
 )
 
 //go:embed web
 var web embed.FS
 
 // Snapshot is what /api/snapshot answers and each "snapshot" event carries: the
-// pipeline's counts (controller.Pipeline) and what the page shows besides.
+// pipeline's counts (pipeline.Snapshot) and what the page shows besides.
 type Snapshot struct {
-	Command             string    `json:"command"`
-	Step                bool      `json:"step"`
-	Time                time.Time `json:"time"`
-	UptimeSeconds       float64   `json:"uptimeSeconds"`
-	Hops                uint64    `json:"hops"`
-	controller.Pipeline           // leader, informers, controllers
-	Recent              []string  `json:"recent"` // keys of the latest hops, newest first
+	Command           string    `json:"command"`
+	Step              bool      `json:"step"`
+	Time              time.Time `json:"time"`
+	UptimeSeconds     float64   `json:"uptimeSeconds"`
+	Hops              uint64    `json:"hops"`
+	pipeline.Snapshot           // leader, informers, controllers
+	Recent            []string  `json:"recent"` // keys of the latest hops, newest first
 }
 
 // snapshotEvery is how often an open page is sent the counts, when they changed:
@@ -101,7 +101,7 @@ func (h *Hub) snapshot() Snapshot {
 	s := Snapshot{Command: h.opts.Command, Step: h.opts.Step, Time: time.Now().UTC(), Hops: h.hops(), Recent: h.recent(20)}
 	s.UptimeSeconds = s.Time.Sub(h.start).Seconds()
 	if h.opts.Pipeline != nil {
-		s.Pipeline = h.opts.Pipeline()
+		s.Snapshot = h.opts.Pipeline()
 	}
 	return s
 }
