@@ -68,11 +68,13 @@ func (r ResourceClient) ListPage(ctx context.Context, g *PageGuard, opts ListOpt
 // reading the body, counting the items and checking the token through g.
 func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
 	req := request{verb: "GET", path: r.path("", nil), query: opts.values(), accept: r.accept(true)}
-	resp, err := r.c.do(ctx, req)
+	reqCtx, abort := context.WithCancel(ctx)
+	defer abort()
+	resp, err := r.c.do(reqCtx, req)
 	if err != nil {
 		return err
 	}
-	body := newReadAhead(resp.Body) // read (and inflate) while the objects are decoded
+	body := newReadAhead(resp.Body, abort) // read (and inflate) while the objects are decoded
 	defer body.Close()
 	err = decodeList(g.Body(body), dopts, header, func(o *Object) error {
 		if err := g.Items(1); err != nil {
@@ -82,6 +84,9 @@ func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOpt
 	})
 	if err == nil {
 		err = g.Page(header.Continue)
+	}
+	if err == nil {
+		body.Drain(64 << 10) // the newline after the JSON, and the body's end
 	}
 	var limit listLimitError
 	if errors.As(err, &limit) {

@@ -15,13 +15,17 @@ import (
 // The goroutine fills chunks of readChunk bytes and hands them over a channel
 // that holds readAheadChunks of them, so it runs at most that far ahead: memory
 // is bounded whatever the body's size. It is owned by the readAhead: Close stops
-// it, closes the body (which ends a read the goroutine is blocked in) and waits
-// for it, so it never touches the body after Close returns.
+// it and waits for it before it closes the body, so that nothing reads the body
+// once Close has begun (a recording.Transport's body reads itself to its end on
+// Close); when the goroutine has not reached the body's end, Close ends the
+// request first (abort), which ends a read it is blocked in.
 //
 // Read is called by one goroutine; Close by the same one, once it is done
-// reading (listEach defers it).
+// reading (listPage defers it, and reads a decoded list's body to its end
+// first: Drain).
 type readAhead struct {
 	body   io.ReadCloser
+	abort  func()        // ends the request: the transport then fails a read in progress
 	chunks chan chunk    // filled chunks, in order; closed after the last
 	free   chan []byte   // buffers the caller has read out, for the goroutine to fill again
 	quit   chan struct{} // closed by Close
@@ -43,9 +47,10 @@ const (
 	readAheadChunks = 4
 )
 
-func newReadAhead(body io.ReadCloser) *readAhead {
+func newReadAhead(body io.ReadCloser, abort func()) *readAhead {
 	r := &readAhead{
 		body:   body,
+		abort:  abort,
 		chunks: make(chan chunk, readAheadChunks),
 		free:   make(chan []byte, readAheadChunks+1),
 		quit:   make(chan struct{}),
@@ -109,13 +114,25 @@ func (r *readAhead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close stops the goroutine, closes the body and waits for the goroutine.
+// Drain reads what is left of the body, up to max bytes: after the JSON a
+// server sends a newline and ends the body, and a body read to its end is one
+// the transport can reuse the connection of (and a recording calls finished).
+func (r *readAhead) Drain(max int64) {
+	io.Copy(io.Discard, io.LimitReader(r, max))
+}
+
+// Close stops the goroutine and waits for it, then closes the body. When the
+// body's end has not been read, the goroutine may be blocked in a read that
+// only ends with the request: Close aborts it first.
 func (r *readAhead) Close() error {
 	var err error
 	r.once.Do(func() {
 		close(r.quit)
+		if r.cur.err == nil { // the end not reached: the goroutine may be reading still
+			r.abort()
+		}
+		<-r.done
 		err = r.body.Close()
 	})
-	<-r.done
 	return err
 }

@@ -27,7 +27,7 @@ func TestReadAhead_reads_the_body_then_its_error(t *testing.T) {
 		{"cut", data, io.MultiReader(bytes.NewReader(data), iotest.ErrReader(cut)), cut},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newReadAhead(io.NopCloser(tt.body))
+			r := newReadAhead(io.NopCloser(tt.body), func() {})
 			defer r.Close()
 			got, err := io.ReadAll(iotest.HalfReader(r))
 			if !bytes.Equal(got, tt.data) {
@@ -40,12 +40,13 @@ func TestReadAhead_reads_the_body_then_its_error(t *testing.T) {
 	}
 }
 
-// Close ends a read-ahead blocked in a read that would never return by itself,
-// and waits for its goroutine: nothing is left reading the body.
+// Close ends a read-ahead blocked in a read that would never return by itself
+// (it aborts the request, which a pipe here stands for), and waits for its
+// goroutine: nothing is left reading the body.
 func TestReadAhead_Close_ends_a_blocked_read(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	r := newReadAhead(pr)
+	r := newReadAhead(pr, func() { pr.CloseWithError(errors.New("aborted")) })
 	go pw.Write([]byte("x")) // one byte, then the writer sends nothing more
 	buf := make([]byte, 1)
 	if _, err := io.ReadFull(r, buf); err != nil {
@@ -68,7 +69,7 @@ func TestReadAhead_Close_ends_a_blocked_read(t *testing.T) {
 // gets the bytes, then the error, and the read-ahead stops. (It spun forever on
 // the error once, taking it for the end of a read.)
 func TestReadAhead_a_cut_body_fails_once_and_stops(t *testing.T) {
-	r := newReadAhead(io.NopCloser(&stickyCut{data: []byte("abc")}))
+	r := newReadAhead(io.NopCloser(&stickyCut{data: []byte("abc")}), func() {})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -92,4 +93,39 @@ func (s *stickyCut) Read(p []byte) (int, error) {
 	n := copy(p, s.data)
 	s.data = s.data[n:]
 	return n, io.ErrUnexpectedEOF
+}
+
+// Nothing reads the body once Close has begun but Close's own body.Close: a
+// recording.Transport's body reads itself to its end when closed, and a read
+// from the goroutine at the same time was a data race (go test -race found it
+// in TestIntegration_record_then_replay).
+func TestReadAhead_Close_leaves_the_body_to_its_Close(t *testing.T) {
+	for _, drained := range []bool{true, false} {
+		body := &drainsOnClose{r: bytes.NewReader(bytes.Repeat([]byte("x"), 5*readChunk))}
+		r := newReadAhead(body, func() {})
+		buf := make([]byte, 10)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			t.Fatal(err)
+		}
+		if drained {
+			r.Drain(10 * readChunk)
+		}
+		r.Close()
+		if !body.closed {
+			t.Fatal("the body was not closed")
+		}
+	}
+}
+
+// drainsOnClose reads the rest of itself on Close, as recording's teeBody does.
+type drainsOnClose struct {
+	r      io.Reader
+	closed bool
+}
+
+func (b *drainsOnClose) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *drainsOnClose) Close() error {
+	io.Copy(io.Discard, b.r)
+	b.closed = true
+	return nil
 }
