@@ -114,19 +114,22 @@ func runChild(ctx context.Context, cfg config) error {
 		return err
 	}
 	m, err := controller.NewManager(c, controller.ManagerOptions{
-		Sharding: &sharding.Config{Namespace: cfg.namespace, Name: group, Identity: cfg.identity},
-		Log:      log,
+		Namespace: cfg.namespace,
+		Sharding:  &sharding.Config{Namespace: cfg.namespace, Name: group, Identity: cfg.identity},
+		Log:       log,
 	})
 	if err != nil {
 		return err
 	}
 	r := &replica{delay: cfg.delay, reconciled: map[controller.Request]bool{}}
-	r.inf = m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: cfg.namespace, LabelSelector: objectLabel, Sharded: true})
-	ctrl := controller.New("shardbench", r, controller.Options{Workers: cfg.workers, Log: log})
-	if err := ctrl.Watch(r.inf, nil); err != nil {
+	// The ConfigMaps are what the controller reconciles (For), so the Manager
+	// shares them out; the replica reads the same informer.
+	if _, err := controller.New(m, "shardbench", controller.Options{Workers: cfg.workers}).
+		For(apiclient.ConfigMaps, controller.WithLabels(objectLabel)).
+		Complete(r); err != nil {
 		return err
 	}
-	m.Add(ctrl)
+	r.inf = m.Informer(apiclient.ConfigMaps, controller.WithLabels(objectLabel))
 
 	// The Manager runs until the parent says stop; a clean stop deletes the Lease.
 	runCtx, stop := context.WithCancel(ctx)

@@ -58,8 +58,8 @@ var queues = []struct {
 	name string
 	new  func() workqueueish
 }{
-	{"kubewire", func() workqueueish { return queue.New(queue.Config[Key]{}) }},
-	{"kubewire-notiming", func() workqueueish { return queue.New(queue.Config[Key]{NoTiming: true}) }},
+	{"kubewire", func() workqueueish { return kubewireQueue{queue.New(queue.Config[Key]{})} }},
+	{"kubewire-notiming", func() workqueueish { return kubewireQueue{queue.New(queue.Config[Key]{NoTiming: true})} }},
 	{"clientgo", func() workqueueish { return workqueue.NewTyped[Key]() }},
 	{"clientgo-metrics", func() workqueueish {
 		return workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[Key]{
@@ -67,6 +67,12 @@ var queues = []struct {
 		})
 	}},
 }
+
+// kubewireQueue drops what kubewire's Add returns (whether the key was queued,
+// for the live page's trace), which client-go's Add has not.
+type kubewireQueue struct{ *queue.Queue[Key] }
+
+func (q kubewireQueue) Add(k Key) { q.Queue.Add(k) }
 
 var workerCounts = []int{1, 4, 16}
 
