@@ -186,8 +186,13 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 		<-second.calls
 	}
 	// A clean stop: the leader releases the Lease (ReleaseOnCancel), and the
-	// standby takes it at its next try.
+	// standby, which has seen it held, takes it at its next try: within one
+	// RetryPeriod, jittered (2 to 4.4 s).
 	third := start("replica-3", true)
+	waitUntil(t, "replica-3 a standby that has read the Lease", func() bool {
+		role, err := third.m.Ready()
+		return err == nil && role == "standby"
+	})
 	stopped := time.Now()
 	second.cancel()
 	select {

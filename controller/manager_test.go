@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/fifo"
 )
@@ -79,11 +80,11 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 	clock := apitest.NewClock()
 	m := newTestManager(t, controller.ManagerOptions{Clock: clock,
 		LeaderElection: &leaderelection.Config{Namespace: "default", Name: "kubewire", Identity: "me", ReleaseOnCancel: true}})
-	leases := apiclient.NewTyped[leaderelection.Lease](m.Client()).Namespace("default")
+	leases := apiclient.NewTyped[lease.Lease](m.Client()).Namespace("default")
 	// Someone else holds the lease, renewed just now.
-	_, err := leases.Create(context.Background(), &leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire"},
-		Spec: leaderelection.LeaseSpec{HolderIdentity: "other", LeaseDurationSeconds: 15,
-			RenewTime: leaderelection.NewMicroTime(clock.Now())}}, apiclient.WriteOptions{})
+	_, err := leases.Create(context.Background(), &lease.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire"},
+		Spec: lease.Spec{HolderIdentity: "other", LeaseDurationSeconds: 15,
+			RenewTime: lease.NewMicroTime(clock.Now())}}, apiclient.WriteOptions{})
 	must(t, err)
 	rec := newLog(nil)
 	_, err = controller.New(m.Manager, "pods", controller.Options{}).For(apiclient.Pods).Complete(rec)

@@ -122,14 +122,12 @@ func runChild(ctx context.Context, cfg config) error {
 		return err
 	}
 	r := &replica{delay: cfg.delay, reconciled: map[controller.Request]bool{}}
-	// The ConfigMaps are what the controller reconciles (For), so the Manager
-	// shares them out; the replica reads the same informer.
-	if _, err := controller.New(m, "shardbench", controller.Options{Workers: cfg.workers}).
-		For(apiclient.ConfigMaps, controller.WithLabels(objectLabel)).
-		Complete(r); err != nil {
+	b := controller.New(m, "shardbench", controller.Options{Workers: cfg.workers}).
+		For(apiclient.ConfigMaps, controller.WithLabels(objectLabel))
+	r.inf = m.Informer(apiclient.ConfigMaps, controller.WithLabels(objectLabel)) // the For's: this replica's share
+	if _, err := b.Complete(r); err != nil {
 		return err
 	}
-	r.inf = m.Informer(apiclient.ConfigMaps, controller.WithLabels(objectLabel))
 
 	// The Manager runs until the parent says stop; a clean stop deletes the Lease.
 	runCtx, stop := context.WithCancel(ctx)

@@ -53,6 +53,12 @@ type workqueueish interface {
 	ShutDown()
 }
 
+// kubewireQueue drops what kubewire's Add reports (whether it queued the key),
+// which client-go's does not.
+type kubewireQueue struct{ *queue.Queue[Key] }
+
+func (q kubewireQueue) Add(k Key) { q.Queue.Add(k) }
+
 // queues builds each contender afresh for every run.
 var queues = []struct {
 	name string
@@ -67,12 +73,6 @@ var queues = []struct {
 		})
 	}},
 }
-
-// kubewireQueue drops what kubewire's Add returns (whether the key was queued,
-// for the live page's trace), which client-go's Add has not.
-type kubewireQueue struct{ *queue.Queue[Key] }
-
-func (q kubewireQueue) Add(k Key) { q.Queue.Add(k) }
 
 var workerCounts = []int{1, 4, 16}
 

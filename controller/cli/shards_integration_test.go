@@ -16,7 +16,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/cli"
 	"github.com/kubewire/kubewire/controller/foo"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/sharding"
 )
 
@@ -248,7 +248,7 @@ func TestIntegration_three_replicas_share_the_Foos_and_survive_kill_9(t *testing
 	<-f.exited["r3"]
 	delete(f.procs, "r3")
 	createFoos(t, c, ns, "late", 30)
-	limit := leaderelection.DefaultLeaseDuration + 10*time.Second
+	limit := lease.DefaultLeaseDuration + 10*time.Second
 	f.waitFor("the 30 Foos created after kill -9", limit, func() bool { return len(f.deploys) == 330 })
 	t.Logf("after kill -9: all 330 Deployments %s after the kill (limit %s)", time.Since(killed).Round(time.Millisecond), limit)
 

@@ -1,36 +1,14 @@
 package leaderelection
 
 import (
-	"cmp"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/lease"
 )
-
-// The timings client-go's users (kube-controller-manager, kube-scheduler,
-// controller-runtime) default to.
-const (
-	// DefaultLeaseDuration is how long a standby waits, after it last saw the
-	// lease change, before it takes the lease over.
-	DefaultLeaseDuration = 15 * time.Second
-	// DefaultRenewDeadline is how long the leader keeps trying to renew before it
-	// stops leading. The 5 s left of the lease duration are the time its work has to
-	// stop before a standby may start.
-	DefaultRenewDeadline = 10 * time.Second
-	// DefaultRetryPeriod is the time between tries: renewals, and a standby's reads.
-	DefaultRetryPeriod = 2 * time.Second
-)
-
-// JitterFactor stretches each of a standby's waits by up to this fraction of
-// RetryPeriod (2 s becomes 2 s to 4.4 s), client-go's value: replicas started
-// together drift apart instead of asking the server in lockstep.
-const JitterFactor = 1.2
 
 // Config says which Lease to compete for and how.
 //
@@ -43,15 +21,19 @@ type Config struct {
 	// the same. Namespace "" means the client's namespace. The Lease is created if
 	// it does not exist.
 	Namespace, Name string
-	// Identity is what this replica writes as holderIdentity. It must differ from
-	// every other replica's; "" means DefaultIdentity().
+	// Identity is what this replica writes as holderIdentity. It should differ
+	// from every other replica's ("" means lease.DefaultIdentity()); two
+	// processes given one identity are told apart by the instance each writes
+	// (package lease), and lead one at a time.
 	Identity string
 
-	// LeaseDuration, RenewDeadline and RetryPeriod default to 15 s, 10 s and 2 s.
-	// They must satisfy LeaseDuration > RenewDeadline > RetryPeriod·JitterFactor:
-	// the leader must give up before anyone else may take over, and must get more
-	// than one try before it gives up. LeaseDuration is written to the Lease in
-	// whole seconds, at least one.
+	// LeaseDuration, RenewDeadline and RetryPeriod default to 15 s, 10 s and 2 s,
+	// and must satisfy lease.Timings' rule, LeaseDuration > RenewDeadline >
+	// RetryPeriod·lease.JitterFactor: the leader must give up before anyone else
+	// may take over, and must get more than one try before it gives up.
+	// LeaseDuration is written to the Lease in whole seconds, rounded up
+	// (lease.Seconds). Another holder's duration is honoured up to twice this
+	// LeaseDuration (package lease says why).
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 
 	// ReleaseOnCancel makes Run, once its ctx is done and the work it started has
@@ -72,19 +54,6 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// DefaultIdentity returns the host name, an underscore and eight random hex
-// digits ("web-7d9f_3fa1c2b4"): readable in kubectl get lease, and unique even when
-// two replicas share a host name, as two containers in one pod would.
-func DefaultIdentity() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "kubewire"
-	}
-	b := make([]byte, 4)
-	_, _ = rand.Read(b) // crypto/rand.Read does not fail on supported platforms
-	return host + "_" + hex.EncodeToString(b)
-}
-
 // withDefaults returns cfg with every default filled in, or an error saying what is
 // missing or inconsistent.
 func (cfg Config) withDefaults() (Config, error) {
@@ -98,10 +67,10 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Namespace = cfg.Client.Namespace()
 	}
 	if cfg.Identity == "" {
-		cfg.Identity = DefaultIdentity()
+		cfg.Identity = lease.DefaultIdentity()
 	}
 	var err error
-	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
+	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = lease.Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
 		return cfg, fmt.Errorf("leaderelection: %w", err)
 	}
 	if cfg.Clock == nil {
@@ -111,24 +80,4 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
-}
-
-// Timings fills in the defaults of a Lease's three timings (0 means the
-// default) and checks the rule between them: a LeaseDuration a Lease can
-// express, and LeaseDuration > RenewDeadline > RetryPeriod·JitterFactor. The
-// members of a sharded group (package sharding) renew their Leases by the
-// same rule.
-func Timings(lease, renew, retry time.Duration) (time.Duration, time.Duration, time.Duration, error) {
-	lease, renew, retry = cmp.Or(lease, DefaultLeaseDuration), cmp.Or(renew, DefaultRenewDeadline), cmp.Or(retry, DefaultRetryPeriod)
-	switch {
-	case lease < time.Second:
-		return lease, renew, retry, fmt.Errorf("LeaseDuration %s is under the 1 s a Lease can express", lease)
-	case lease <= renew:
-		return lease, renew, retry, fmt.Errorf("LeaseDuration %s must be longer than RenewDeadline %s", lease, renew)
-	case retry <= 0:
-		return lease, renew, retry, fmt.Errorf("RetryPeriod %s must be positive", retry)
-	case float64(renew) <= JitterFactor*float64(retry):
-		return lease, renew, retry, fmt.Errorf("RenewDeadline %s must be longer than RetryPeriod %s × %v", renew, retry, JitterFactor)
-	}
-	return lease, renew, retry, nil
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 func TestElector_leader_keeps_the_lease_when_someone_else_only_touched_it(t *testing.T) {
@@ -59,7 +59,7 @@ func TestElector_candidate_that_loses_a_race_stays_standby(t *testing.T) {
 	}, {
 		name: "two candidates take a released lease at once",
 		setup: func(c *cluster) {
-			c.srv.Put(leaderelection.Lease{Metadata: apiclientMeta(), Spec: leaderelection.LeaseSpec{LeaseDurationSeconds: 1}})
+			c.srv.Put(lease.Lease{Metadata: apiclientMeta(), Spec: lease.Spec{LeaseDurationSeconds: 1}})
 		},
 		race: http.MethodPut,
 		want: []string{"GET default/kubewire 200", "PUT default/kubewire 409"},
@@ -72,8 +72,8 @@ func TestElector_candidate_that_loses_a_race_stays_standby(t *testing.T) {
 			c.srv.Intercept(func(r *http.Request) {
 				if r.Method == tt.race && !raced {
 					raced = true // the other candidate's write lands first
-					c.srv.Put(leaderelection.Lease{Metadata: apiclientMeta(), Spec: leaderelection.LeaseSpec{
-						HolderIdentity: "x", LeaseDurationSeconds: 15, RenewTime: leaderelection.NewMicroTime(time.Now())}})
+					c.srv.Put(lease.Lease{Metadata: apiclientMeta(), Spec: lease.Spec{
+						HolderIdentity: "x", LeaseDurationSeconds: 15, RenewTime: lease.NewMicroTime(time.Now())}})
 				}
 			})
 			a := c.start("a")

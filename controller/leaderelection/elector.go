@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // ErrLeadershipLost is wrapped by the error Run returns when this replica stopped
@@ -23,16 +24,17 @@ var ErrLeadershipLost = errors.New("leadership lost")
 // at a time; Status, IsLeader, Leader and Identity are safe from any goroutine, at
 // any time.
 type Elector struct {
-	cfg    Config
-	leases apiclient.Typed[Lease]
-	clock  apiclient.Clock
+	cfg      Config
+	leases   apiclient.ResourceClient // a candidate's reads: raw, so that an undecodable Lease is seen, not an error
+	holder   *lease.Holder            // this replica's writes and its renew deadline
+	observer *lease.Observer          // judges the holder's record on our clock
+	clock    apiclient.Clock
 
 	running atomic.Bool // Run is in progress; a second concurrent Run is a bug
 
 	// Owned by Run's goroutine, read by nobody else.
-	lease    *Lease    // the Lease as last read or written: its resourceVersion is the next write's precondition
-	seenAt   time.Time // when, on our clock, lease's record was first seen as it is now
-	reported string    // the holder last passed to OnNewLeader
+	seen     lease.Sighting // the Lease as last read or written; Lease nil before the first
+	reported string         // the holder last passed to OnNewLeader
 
 	mu     sync.Mutex
 	status Status // what Status returns; written by Run's goroutine under mu
@@ -54,9 +56,11 @@ type Status struct {
 	// has changed holder.
 	Transitions int32
 	// ObservedAt is when, on this replica's clock, the Lease's record was last seen
-	// to change. A standby takes over LeaseDuration after it.
+	// to change. A standby takes over once the duration the Lease states (at most
+	// twice its own LeaseDuration) has passed since.
 	ObservedAt time.Time
-	// RenewedAt is when this replica last wrote the Lease as its holder.
+	// RenewedAt is when this replica last wrote the Lease as its holder (when that
+	// write was sent: the renew deadline counts from it).
 	RenewedAt time.Time
 	// Failures counts the latest tries in a row whose request to read or write
 	// the Lease failed (a missing namespace, a missing RBAC rule, an unreachable
@@ -76,9 +80,12 @@ func New(cfg Config) (*Elector, error) {
 	}
 	return &Elector{
 		cfg:    cfg,
-		leases: apiclient.NewTyped[Lease](cfg.Client).Namespace(cfg.Namespace),
-		clock:  cfg.Clock,
-		status: Status{Identity: cfg.Identity},
+		leases: cfg.Client.Resource(apiclient.Leases).Namespace(cfg.Namespace),
+		holder: lease.NewHolder(lease.HolderConfig{Client: cfg.Client, Namespace: cfg.Namespace, Name: cfg.Name,
+			Identity: cfg.Identity, LeaseDuration: cfg.LeaseDuration, RenewDeadline: cfg.RenewDeadline, Clock: cfg.Clock}),
+		observer: lease.NewObserver(cfg.LeaseDuration, cfg.Logger),
+		clock:    cfg.Clock,
+		status:   Status{Identity: cfg.Identity},
 	}, nil
 }
 
@@ -132,29 +139,28 @@ func (e *Elector) Leader() string { return e.Status().Leader }
 // Identity returns this replica's holderIdentity.
 func (e *Elector) Identity() string { return e.cfg.Identity }
 
-// observe records a Lease just read from or written to the server. If its record
-// differs from the last one seen, the expiry countdown restarts now, on our clock:
-// the remote renewTime is never compared with our time, so clock skew between
-// replicas cannot make a live leader look dead (client-go's rule).
-func (e *Elector) observe(l *Lease) {
-	changed := e.lease == nil || !sameRecord(e.lease.Spec, l.Spec)
-	e.lease = l
-	if changed {
-		e.seenAt = e.clock.Now()
-	}
+// observe records what was just read from or written to the server (package
+// lease's Observer judges it: the expiry countdown restarts, on our clock,
+// whenever the record changes; the remote renewTime is never compared with our
+// time), publishes it, and reports a new holder.
+func (e *Elector) observe(seen lease.Sighting) {
+	e.seen = seen
 	e.mu.Lock()
-	e.status.Leader = l.Spec.HolderIdentity
-	e.status.Transitions = l.Spec.LeaseTransitions
-	e.status.ObservedAt = e.seenAt
+	e.status.Leader = seen.Lease.Spec.HolderIdentity
+	e.status.Transitions = seen.Lease.Spec.LeaseTransitions
+	e.status.ObservedAt = seen.Since
 	e.mu.Unlock()
 
-	if h := l.Spec.HolderIdentity; h != "" && h != e.reported {
+	if h := seen.Lease.Spec.HolderIdentity; h != "" && h != e.reported {
 		e.reported = h
 		if e.cfg.OnNewLeader != nil {
 			e.cfg.OnNewLeader(h)
 		}
 	}
 }
+
+// observeWritten is observe for a Lease this replica has just written.
+func (e *Elector) observeWritten(l *lease.Lease) { e.observe(e.observer.See(l, e.clock.Now())) }
 
 // tried publishes the outcome of one try (a candidate's attempt, a leader's
 // renewal): err is its failed request, nil when it got an answer.
@@ -169,18 +175,6 @@ func (e *Elector) tried(err error) {
 	e.status.LastError = fmt.Sprintf("lease %s/%s: %v", e.cfg.Namespace, e.cfg.Name, err)
 }
 
-// expiry is when, on our clock, the lease as last seen runs out: LeaseDuration
-// (the holder's, as written in the Lease) after we saw its record change.
-func (e *Elector) expiry() time.Time {
-	d := e.cfg.LeaseDuration
-	if s := e.lease.Spec.LeaseDurationSeconds; s > 0 {
-		// The holder's promise, not ours: after a release it is 1 s, and a replica
-		// configured with a longer duration must not wait that out.
-		d = time.Duration(s) * time.Second
-	}
-	return e.seenAt.Add(d)
-}
-
 // setLeading publishes whether this replica leads, and since when it last renewed.
 func (e *Elector) setLeading(leading bool, renewedAt time.Time) {
 	e.mu.Lock()
@@ -189,20 +183,4 @@ func (e *Elector) setLeading(leading bool, renewedAt time.Time) {
 	if !renewedAt.IsZero() {
 		e.status.RenewedAt = renewedAt
 	}
-}
-
-// record returns the spec this replica writes to hold the lease, at now: acquired
-// now, unless it already held it (then acquireTime and the transition count stay).
-func (e *Elector) record(old LeaseSpec, now time.Time) LeaseSpec {
-	spec := old // keeps Strategy and PreferredHolder
-	spec.HolderIdentity = e.cfg.Identity
-	spec.LeaseDurationSeconds = int32(e.cfg.LeaseDuration / time.Second)
-	spec.RenewTime = NewMicroTime(now)
-	if old.HolderIdentity != e.cfg.Identity || old.AcquireTime == nil {
-		spec.AcquireTime = NewMicroTime(now)
-	}
-	if old.HolderIdentity != e.cfg.Identity {
-		spec.LeaseTransitions = old.LeaseTransitions + 1
-	}
-	return spec
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // One replica takes the Lease, does its work, and releases the Lease when the work
@@ -34,7 +35,7 @@ func ExampleElector_Run() {
 		func() { fmt.Println("stopped leading") })
 	fmt.Println("Run:", err)
 
-	leases := apiclient.NewTyped[leaderelection.Lease](client).Namespace("default")
+	leases := apiclient.NewTyped[lease.Lease](client).Namespace("default")
 	l, _ := leases.Get(context.Background(), "kubewire")
 	fmt.Printf("holder=%q leaseDurationSeconds=%d leaseTransitions=%d\n",
 		l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds, l.Spec.LeaseTransitions)

@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // The tests run replicas against one in-memory Lease server. Each replica has a
@@ -113,7 +114,9 @@ func (c *cluster) start(id string, change ...func(*leaderelection.Config)) *repl
 func (c *cluster) work(r *replica) func(context.Context) {
 	return func(ctx context.Context) {
 		if n := c.working.Add(1); n > 1 {
-			c.t.Errorf("at +%s %s started leading while %d other replica(s) still work", c.elapsed, r.id, n-1)
+			// The replica's own clock: c.elapsed belongs to the test's goroutine.
+			at := r.clock.Now().Sub(apitest.NewClock().Now())
+			c.t.Errorf("at +%s %s started leading while %d other replica(s) still work", at, r.id, n-1)
 		}
 		<-ctx.Done()
 		c.working.Add(-1)
@@ -220,7 +223,7 @@ func (c *cluster) stop(r *replica) error {
 }
 
 // lease returns the stored Lease.
-func (c *cluster) lease() leaderelection.Lease {
+func (c *cluster) lease() lease.Lease {
 	c.t.Helper()
 	l, ok := c.srv.Lease(ns, name)
 	if !ok {
@@ -230,7 +233,7 @@ func (c *cluster) lease() leaderelection.Lease {
 }
 
 // since returns t as an offset from the fake clocks' start.
-func since(t *leaderelection.MicroTime) time.Duration {
+func since(t *lease.MicroTime) time.Duration {
 	if t == nil {
 		return -1
 	}
@@ -268,16 +271,23 @@ func apiclientMeta() apiclient.ObjectMeta { return apiclient.ObjectMeta{Namespac
 // readable again.
 func isRelease(t *testing.T, r *http.Request) bool {
 	t.Helper()
+	return writesHolder(t, r, "")
+}
+
+// writesHolder reports whether r writes a Lease naming holder, leaving r's body
+// readable again.
+func writesHolder(t *testing.T, r *http.Request, holder string) bool {
+	t.Helper()
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		t.Error(err)
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	var l leaderelection.Lease
+	var l lease.Lease
 	if err := json.Unmarshal(body, &l); err != nil {
 		t.Error(err)
 		return false
 	}
-	return l.Spec.HolderIdentity == ""
+	return l.Spec.HolderIdentity == holder
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // leaseServer is apitest's live API server as the election tests use it: the
@@ -24,11 +24,12 @@ import (
 type leaseServer struct {
 	srv    *apitest.Server
 	base   http.RoundTripper // to srv, over its TLS
-	leases apiclient.Typed[leaderelection.Lease]
+	leases apiclient.Typed[lease.Lease]
 
 	mu        sync.Mutex
-	failCode  int                   // non-zero: answer every elector request with it
-	intercept func(r *http.Request) // called before each elector request
+	failCode  int                        // non-zero: answer the elector requests failWhen picks with it
+	failWhen  func(r *http.Request) bool // nil: every request
+	intercept func(r *http.Request)      // called before each elector request
 	log       []string
 }
 
@@ -44,7 +45,7 @@ func newLeaseServer(t testing.TB) *leaseServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &leaseServer{srv: srv, base: base, leases: apiclient.NewTyped[leaderelection.Lease](own).Namespace(ns)}
+	return &leaseServer{srv: srv, base: base, leases: apiclient.NewTyped[lease.Lease](own).Namespace(ns)}
 }
 
 // Client returns a client whose requests go through s, with clock for its waits
@@ -62,10 +63,13 @@ func (s *leaseServer) Client(t testing.TB, clock apiclient.Clock) *apiclient.Cli
 // the request on, and logs it.
 func (s *leaseServer) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.mu.Lock()
-	f, code := s.intercept, s.failCode
+	f, code, when := s.intercept, s.failCode, s.failWhen
 	s.mu.Unlock()
 	if f != nil {
 		f(r) // outside the lock: f may call Put, Delete or Fail
+	}
+	if when != nil && !when(r) {
+		code = 0
 	}
 	key := leaseKey(r)
 	resp := failure(r, code)
@@ -82,17 +86,17 @@ func (s *leaseServer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // Lease returns the stored Lease namespace/name.
-func (s *leaseServer) Lease(namespace, name string) (leaderelection.Lease, bool) {
+func (s *leaseServer) Lease(namespace, name string) (lease.Lease, bool) {
 	l, err := s.leases.Get(context.Background(), name)
 	if err != nil {
-		return leaderelection.Lease{}, false
+		return lease.Lease{}, false
 	}
 	return *l, true
 }
 
 // Put stores l as another writer would (a replica the test plays, kubectl edit):
 // unconditionally, and returns its new resourceVersion.
-func (s *leaseServer) Put(l leaderelection.Lease) string {
+func (s *leaseServer) Put(l lease.Lease) string {
 	l.Metadata.ResourceVersion = "" // an update without one always wins
 	ctx := context.Background()
 	out, err := s.leases.Update(ctx, &l, apiclient.WriteOptions{})
@@ -113,10 +117,14 @@ func (s *leaseServer) Delete(namespace, name string) {
 }
 
 // Fail makes every elector request fail with code (503, say) until Fail(0).
-func (s *leaseServer) Fail(code int) {
+func (s *leaseServer) Fail(code int) { s.FailWhen(code, nil) }
+
+// FailWhen makes the elector requests for which when is true fail with code
+// (every request when it is nil), until Fail(0).
+func (s *leaseServer) FailWhen(code int, when func(r *http.Request) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.failCode = code
+	s.failCode, s.failWhen = code, when
 }
 
 // Intercept calls f before each elector request; nil removes it.
@@ -146,7 +154,7 @@ func leaseKey(r *http.Request) string {
 	}
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	var l leaderelection.Lease
+	var l lease.Lease
 	json.Unmarshal(body, &l)
 	return namespace + "/" + l.Metadata.Name
 }

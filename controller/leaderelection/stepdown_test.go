@@ -3,6 +3,7 @@ package leaderelection_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -77,5 +78,30 @@ func TestElector_work_that_returns_ends_the_leadership(t *testing.T) {
 	}
 	if got := c.lease().Spec.HolderIdentity; got != "" {
 		t.Fatalf("holder %q, want the lease released", got)
+	}
+}
+
+// A leaseDurationSeconds written shorter than the LeaseDuration asked for (2.9 s
+// truncated to 2 s) lets a standby count the lease expired before the leader's
+// renew deadline (2.5 s) has passed: two replicas lead at once. The duration is
+// written rounded up (3 s), so the leader stops half a second before anyone may
+// start. b reads a's renewal the moment it is written, the worst case.
+func TestElector_fractional_lease_duration_is_written_rounded_up(t *testing.T) {
+	c := newCluster(t)
+	fractional := func(cfg *leaderelection.Config) {
+		cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod = 2900*time.Millisecond, 2500*time.Millisecond, time.Second
+	}
+	a := c.start("a", fractional)
+	c.step() // a renews at +1s
+	if got, want := c.lease().Spec.LeaseDurationSeconds, int32(3); got != want {
+		t.Errorf("leaseDurationSeconds %d for a LeaseDuration of 2.9s, want %d (rounded up)", got, want)
+	}
+
+	// a is cut off from the server from now on: its renewals fail, b's requests do not.
+	c.srv.FailWhen(503, func(r *http.Request) bool { return r.Method == http.MethodPut && writesHolder(t, r, "a") })
+	b := c.start("b", fractional)
+	c.runUntil("led by b", 30*time.Second, b.e.IsLeader) // cluster.work reports an overlap
+	if !a.finished || !errors.Is(a.err, leaderelection.ErrLeadershipLost) {
+		t.Fatalf("b leads while a has not stepped down (Run returned: %v, err %v)", a.finished, a.err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // Config says which group of replicas this one joins, and how.
@@ -25,16 +25,18 @@ type Config struct {
 	Namespace, Name string
 	// Identity is this replica's name among the members; it must differ from
 	// every other replica's (two replicas given one serve one at a time: the
-	// second waits, self.go). "" means leaderelection.DefaultIdentity().
+	// second waits, self.go). "" means lease.DefaultIdentity().
 	Identity string
 	// Key is what objects are sharded by: ByUID (the default) or ByNamespace.
 	Key Key
-	// LeaseDuration, RenewDeadline and RetryPeriod are leader election's, with
-	// its defaults (15 s, 10 s, 2 s) and its rule LeaseDuration > RenewDeadline >
-	// RetryPeriod·1.2: a member whose Lease has not been renewed for
-	// RenewDeadline admits no new reconcile, and the others take its ranges only
-	// after they have seen its Lease unchanged for LeaseDuration. The duration
-	// another member's Lease says is honoured up to twice this LeaseDuration.
+	// LeaseDuration, RenewDeadline and RetryPeriod are package lease's, as for
+	// leader election: its defaults (15 s, 10 s, 2 s) and its rule
+	// LeaseDuration > RenewDeadline > RetryPeriod·1.2 (lease.Timings). A member
+	// whose Lease has not been renewed for RenewDeadline admits no new
+	// reconcile, and the others take its ranges only after they have seen its
+	// Lease unchanged for LeaseDuration (written rounded up to whole seconds).
+	// The duration another member's Lease says is honoured up to twice this
+	// LeaseDuration.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// Clock is the time source; nil means the wall clock.
 	Clock apiclient.Clock
@@ -64,7 +66,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Namespace = cfg.Client.Namespace()
 	}
 	if cfg.Identity == "" {
-		cfg.Identity = leaderelection.DefaultIdentity()
+		cfg.Identity = lease.DefaultIdentity()
 	}
 	if cfg.Key == "" {
 		cfg.Key = ByUID
@@ -73,7 +75,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, fmt.Errorf("sharding: Config.Key %q is neither %s nor %s", cfg.Key, ByUID, ByNamespace)
 	}
 	var err error
-	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = leaderelection.Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
+	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = lease.Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
 		return cfg, fmt.Errorf("sharding: %w", err)
 	}
 	if cfg.Clock == nil {

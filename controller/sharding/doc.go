@@ -12,37 +12,42 @@
 //	     ▲           ▲                                  ^^^^^^^^^^
 //	     │           └─ Source: a Reflector per set of ranges, with the shardSelector
 //	     └──────────── Sharder: member Leases, the split, hand-overs; the gate before each reconcile
+//	                     └─ lease: each member's record, its expiry, the renew deadline
 //
 // Leader election (package leaderelection) makes one replica work and the
 // others wait; sharding makes all of them work. A Manager does one or the
-// other (ManagerOptions.LeaderElection or .Sharding), never both.
+// other (ManagerOptions.LeaderElection or .Sharding), never both. Both hold
+// and read Leases through package lease, by the same rules; the claims of
+// ranges and the hand-overs are this package's.
 //
 // # The whole move
 //
 //	m, _ := controller.NewManager(client, controller.ManagerOptions{
 //		Sharding: &sharding.Config{Namespace: "ops", Name: "kubewire-foo"},
 //	})
-//	foos := m.Informer(foo.Foos, informer.Options{Sharded: true}) // this replica's share
-//	deployments := m.Informer(apiclient.Deployments, informer.Options{}) // all of them
-//	ctrl.Watch(foos, nil) // reconciles gated: only Foos of this replica's ranges
+//	_, err := controller.New(m, "foo", controller.Options{}).
+//		For(foo.Foos).               // this replica's share, reconciles gated
+//		Owns(apiclient.Deployments). // all of them
+//		Complete(reconciler)
 //
 // `kubewire run foo --shards` is that, with the Foo controller of package foo.
 //
 // # Membership
 //
-// Each replica writes a Lease "<Name>-shard-<identity>", labelled
-// kubewire.io/shard-group=<Name>, renewed every RetryPeriod as leader election
-// renews its one Lease, and annotated kubewire.io/shard-ranges with the ranges
-// it claims ("0000000000000000-7fffffffffffffff"), and kubewire.io/shard-instance
-// with a random value of its process's. A member is live while its Lease has a
-// holder and this replica has seen its record change within its
-// leaseDurationSeconds — capped at twice this group's own LeaseDuration —
-// measured on this replica's clock from when it first saw that record (never
-// from the times written in it: clocks disagree). A clean stop deletes the
-// Lease; a Lease unchanged for twice its (capped) duration is deleted by
-// whoever sees it so (with the resourceVersion read as a precondition, so a
-// renewal in between keeps it). A Lease of the group that cannot be decoded is
-// logged once and skipped.
+// Each replica holds a Lease "<Name>-shard-<identity>" (a lease.Holder),
+// labelled kubewire.io/shard-group=<Name>, renewed every RetryPeriod as leader
+// election renews its one Lease, and annotated kubewire.io/shard-ranges with
+// the ranges it claims ("0000000000000000-7fffffffffffffff"); package lease
+// writes the record and the instance of its process. A member is live while
+// its Lease has a holder and this replica has seen its record change within
+// its leaseDurationSeconds — capped at twice this group's own LeaseDuration —
+// measured on this replica's clock from when it first saw that record (a
+// lease.Observer: never from the times written in it, clocks disagree). A
+// clean stop deletes the Lease; a Lease unchanged for twice its (capped)
+// duration is deleted by whoever sees it so (with the resourceVersion read as
+// a precondition, so a renewal in between keeps it). A Lease of the group that
+// cannot be decoded is logged once per version and skipped: its holder and its
+// claim cannot be read.
 //
 // # The split
 //
@@ -99,7 +104,10 @@
 //     admits no reconcile and cancels the contexts of those running: the
 //     gate reads the clock itself, and a goroutine of the Sharder's watches
 //     the deadline, so a round stuck in a slow request cannot put it off.
-//     Its next round forgets its claim.
+//     Its next round forgets its claim, unless that round renews after all
+//     (late, not failed): then what the gate refused meanwhile in the ranges
+//     it still serves is queued again (OnServe), so a late renewal loses no
+//     object.
 //     The others count it gone only after its Lease has not changed for
 //     LeaseDuration (written rounded up to whole seconds). With the defaults
 //     that leaves 5 s.
@@ -135,8 +143,8 @@
 //
 // # What is sharded, and what is not
 //
-// Only informers asked for with informer.Options.Sharded: the resource a
-// controller reconciles. Objects it owns or looks up (a Foo's Deployment) hash
+// Only the informer of a controller's For resource, the resource it
+// reconciles. Objects it owns or looks up (a Foo's Deployment) hash
 // apart from their owner, so they stay unsharded: every replica caches them
 // all. A controller watching only unsharded informers is not gated: it runs
 // on every replica. A Request whose object is not in the cache is skipped, so

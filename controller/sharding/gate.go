@@ -16,7 +16,9 @@ import (
 // The gate also admits nothing once the Lease's last successful renewal is
 // RenewDeadline old (until), whatever the Sharder is doing at that moment: a
 // replica stuck in a slow request still stops at its deadline, and the others
-// wait LeaseDuration.
+// wait LeaseDuration. What it refuses then, in a range it still serves, it
+// notes (refusedLate): the next renewal reports it, so that the Sharder hands
+// those ranges to OnServe again and their objects are not lost.
 type gate struct {
 	mu       sync.Mutex
 	served   Set
@@ -26,6 +28,9 @@ type gate struct {
 	epoch    uint64
 	inflight map[uint64]int // epoch → reconciles admitted in it and running
 	drained  chan struct{}  // closed when no reconcile of an older epoch runs; nil when nobody waits
+	// refusedLate: since the last renewal, a reconcile of a served range was
+	// refused because the deadline had passed.
+	refusedLate bool
 }
 
 func newGate() *gate {
@@ -40,7 +45,11 @@ func newGate() *gate {
 func (g *gate) admit(ctx context.Context, h uint64, now time.Time) (_ context.Context, release func(), ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.served.Contains(h) || !now.Before(g.until) {
+	if !g.served.Contains(h) {
+		return nil, nil, false
+	}
+	if !now.Before(g.until) {
+		g.refusedLate = true
 		return nil, nil, false
 	}
 	e := g.epoch
@@ -136,16 +145,19 @@ func (g *gate) widen(s Set) {
 	g.mu.Unlock()
 }
 
-// renewed moves the deadline after which nothing is admitted.
-func (g *gate) renewed(until time.Time) {
+// renewed moves the deadline after which nothing is admitted, and reports
+// whether a reconcile of a served range was refused past the old one.
+func (g *gate) renewed(until time.Time) (refusedLate bool) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	if until.After(g.until) {
 		g.until = until
 	}
 	if g.term.Err() != nil {
 		g.term, g.lapse = context.WithCancel(context.Background())
 	}
-	g.mu.Unlock()
+	refusedLate, g.refusedLate = g.refusedLate, false
+	return refusedLate
 }
 
 // halt stops the gate at once: nothing is admitted until the next renewal,

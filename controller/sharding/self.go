@@ -2,23 +2,21 @@ package sharding
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // A member cannot be impersonated, nor outlive its word.
 //
-// Each Sharder writes, besides its identity, an instance of its own into its
-// Lease (InstanceAnnotation: random, new with every process). Two processes
-// given one identity (a Deployment manifest with a fixed --identity and three
-// replicas), or two identities whose Lease names meet, would otherwise both
-// renew one Lease, each read no other member, and each serve the whole hash
-// space (issue 29). Now the instance tells them apart:
+// Each Sharder's Lease carries, besides its identity, the instance of the
+// process that wrote it (package lease: lease.InstanceAnnotation, random, new
+// with every process). Two processes given one identity (a Deployment manifest
+// with a fixed --identity and three replicas), or two identities whose Lease
+// names meet, would otherwise both renew one Lease, each read no other member,
+// and each serve the whole hash space (issue 29). Now the instance tells them
+// apart:
 //
 //   - A replica whose Lease exists when it starts, written by another
 //     instance, does not write over it: that may be a live twin. It waits
@@ -34,104 +32,76 @@ import (
 // would take over its ranges.
 //
 // The duration a replica honours for another member's Lease is capped at twice
-// its own LeaseDuration (30 s with the defaults): a Lease that says 3600 s, or
-// 2147483647, and never renews would otherwise hold its claimed ranges, and
-// every replica waiting on them, for that long.
-
-// InstanceAnnotation holds the writing process's instance on a member's Lease.
-const InstanceAnnotation = "kubewire.io/shard-instance"
+// its own LeaseDuration (30 s with the defaults; package lease, the rule
+// leader election follows too): a Lease that says 3600 s, or 2147483647, and
+// never renews would otherwise hold its claimed ranges, and every replica
+// waiting on them, for that long.
 
 // errHeld is what renew returns while another instance holds this replica's
 // Lease: not a failed request, a wait.
 var errHeld = errors.New("sharding: this replica's Lease is held by another process")
 
-// held is this replica's Lease as another instance wrote it, and when this
-// replica first saw it so: it takes the Lease over once it has stayed so for
-// its (capped) duration.
-type held struct {
-	lease *leaderelection.Lease
-	since time.Time
-}
-
-// newInstance is a process's instance: 64 random bits, in hex.
-func newInstance() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b) // crypto/rand.Read does not fail on supported platforms
-	return hex.EncodeToString(b)
-}
-
-// instanceOf is the instance that last wrote l; "" for a Lease written before
-// instances were (or by hand).
-func instanceOf(l *leaderelection.Lease) string {
-	return l.Metadata.Annotations[InstanceAnnotation]
-}
-
-// honoured is how long another member's Lease is taken as live after its last
-// change: what it says, capped at twice this group's LeaseDuration.
-func (s *Sharder) honoured(l *leaderelection.Lease) time.Duration {
-	return min(time.Duration(l.Spec.LeaseDurationSeconds)*time.Second, 2*s.cfg.LeaseDuration)
-}
-
-// hold notes that another instance holds this replica's Lease, as cur says:
+// hold notes that another instance holds this replica's Lease, as seen says:
 // nothing more is admitted, the running reconciles' contexts are cancelled,
-// the claim is forgotten, and the next rounds wait for cur to go stale.
-func (s *Sharder) hold(cur *leaderelection.Lease) {
-	now := s.cfg.Clock.Now()
-	if s.held != nil && s.held.lease.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
-		return // seen already
+// the claim is forgotten, and the next rounds wait for the Lease to go stale.
+func (s *Sharder) hold(seen lease.Sighting) {
+	if s.held != nil && s.held.Since.Equal(seen.Since) {
+		s.held = &seen
+		return // seen already, unchanged
 	}
 	first := s.held == nil
-	s.held = &held{lease: cur, since: now}
-	s.lease = nil
+	s.held = &seen
 	s.setClaim(nil)
 	cancelled := s.gate.halt()
+	cur := seen.Lease
 	why := "another process writes this replica's Lease: two replicas run with identity " + quote(s.cfg.Identity)
-	if cur.Spec.HolderIdentity != s.cfg.Identity {
+	switch {
+	case seen.Err != nil:
+		why = "another writer left this replica's Lease undecodable"
+	case cur.Spec.HolderIdentity != s.cfg.Identity:
 		why = "the Lease this replica's identity names is held by " + quote(cur.Spec.HolderIdentity) + ": two identities with one Lease name"
 	}
 	s.setWaiting("for its own Lease " + s.cfg.Namespace + "/" + s.name + ": " + why +
-		"; it takes the Lease over once it is left unrenewed for " + s.honoured(cur).String())
+		"; it takes the Lease over once it is left unrenewed for " + seen.Honoured.String())
 	if first {
 		s.cfg.Logger.Error("sharding: "+why+"; serving nothing until the other stops renewing it", "lease", s.name,
-			"holder", cur.Spec.HolderIdentity, "instance", instanceOf(cur), "this", s.instance, "cancelled", cancelled)
+			"holder", cur.Spec.HolderIdentity, "instance", lease.InstanceOf(cur), "cancelled", cancelled)
 		s.logServing(nil, 0)
 	}
 }
 
 // reclaim is renew while another instance holds the Lease: it reads the
-// Lease, and writes it only once it has not changed for its duration (or is
+// Lease, and takes it only once it has not changed for its duration (or is
 // gone, or is this instance's after all). errHeld while it waits.
-func (s *Sharder) reclaim(ctx context.Context, sent time.Time) (*leaderelection.Lease, error) {
-	cur, err := s.leases.Get(ctx, s.name)
-	var written *leaderelection.Lease
+func (s *Sharder) reclaim(ctx context.Context) error {
+	obj, err := s.rc.Get(ctx, s.name)
+	var cur *lease.Lease // nil: gone, create it
 	switch {
 	case apiclient.IsNotFound(err):
-		written, err = s.leases.Create(ctx, s.record(sent), apiclient.WriteOptions{})
 	case err != nil:
-		return nil, err
+		return err
 	default:
-		if instanceOf(cur) != s.instance {
-			s.hold(cur) // changed since it was first seen: the wait starts again
-			if sent.Sub(s.held.since) < s.honoured(cur) {
-				return nil, errHeld
+		seen := s.observer.SeeObject(obj, s.cfg.Clock.Now())
+		cur = seen.Lease
+		if !s.holder.Owns(cur) {
+			s.hold(seen) // changed since it was first seen: the wait starts again
+			if seen.Held(s.cfg.Clock.Now()) {
+				return errHeld
 			}
 			s.cfg.Logger.Info("sharding: the other process left this replica's Lease unrenewed; taking it over",
-				"lease", s.name, "holder", cur.Spec.HolderIdentity, "instance", instanceOf(cur), "after", s.honoured(cur))
+				"lease", s.name, "holder", cur.Spec.HolderIdentity, "instance", lease.InstanceOf(cur), "after", seen.Honoured)
 		}
-		// At cur's resourceVersion: a renewal in between makes this a
-		// Conflict, and the wait goes on.
-		s.lease = cur
-		written, err = s.leases.Update(ctx, s.record(sent), apiclient.WriteOptions{})
 	}
-	if apiclient.IsConflict(err) || apiclient.IsAlreadyExists(err) {
-		s.lease = nil
-		return nil, errHeld // written meanwhile: the next read sees by whom
+	// At cur's resourceVersion: a renewal in between makes this a race lost,
+	// and the wait goes on.
+	if _, err := s.holder.Take(ctx, cur); errors.Is(err, lease.ErrRace) {
+		return errHeld // written meanwhile: the next read sees by whom
+	} else if err != nil {
+		return err
 	}
-	if err == nil {
-		s.held = nil
-		s.setWaiting("")
-	}
-	return written, err
+	s.held = nil
+	s.setWaiting("")
+	return nil
 }
 
 // quote is %q for a name in a message.

@@ -69,12 +69,11 @@ func TestRound_two_replicas_with_one_identity_never_serve_at_once(t *testing.T) 
 func TestRound_a_Lease_renewed_by_someone_else_stops_the_replica_at_once(t *testing.T) {
 	srv, clock, a, rctx := aloneReconciling(t)
 	other := roundSharder(t, srv, "a", srv.Transport(), clock) // another process, identity "a"
-	l, err := other.leases.Get(context.Background(), other.name)
+	l, err := leases(other).Get(context.Background(), other.name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other.lease = l
-	if _, err := other.leases.Update(context.Background(), other.record(clock.Now()), apiclient.WriteOptions{}); err != nil {
+	if _, err := other.holder.Take(context.Background(), l); err != nil {
 		t.Fatal(err)
 	}
 	clock.Step(2 * time.Second)
@@ -95,13 +94,13 @@ func TestRound_a_stale_member_claiming_everything_is_honoured_for_twice_the_leas
 	defer srv.Close()
 	clock := apitest.NewClock()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
-	member(t, a, clock, "z", Set{Full})
-	l, err := a.leases.Get(context.Background(), leaseName("g", "z"))
+	writeMember(t, a, clock, "z", Set{Full})
+	l, err := leases(a).Get(context.Background(), leaseName("g", "z"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Spec.LeaseDurationSeconds = 3600
-	if _, err := a.leases.Update(context.Background(), l, apiclient.WriteOptions{}); err != nil {
+	if _, err := leases(a).Update(context.Background(), l, apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	roundReturns(t, a, "z claims everything")
@@ -123,7 +122,7 @@ func TestRound_an_unreadable_Lease_is_skipped(t *testing.T) {
 	defer srv.Close()
 	clock := apitest.NewClock()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
-	member(t, a, clock, "b", nil)
+	writeMember(t, a, clock, "b", nil)
 	bad := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"g-shard-x","namespace":"ops","labels":{"` + GroupLabel + `":"g"}},
 		"spec":{"holderIdentity":"x","leaseDurationSeconds":15,"renewTime":"yesterday"}}`
 	if _, err := srv.Add(apiclient.Leases, bad); err != nil {

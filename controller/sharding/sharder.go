@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/metrics"
 )
 
@@ -19,9 +19,10 @@ import (
 // of the sharded informers with Source, Run it.
 type Sharder struct {
 	cfg      Config
-	leases   apiclient.Typed[leaderelection.Lease]
-	name     string // this replica's Lease
-	instance string // this process's, written in its Lease (self.go)
+	rc       apiclient.ResourceClient // the group's Leases: list, watch, get, delete a dead member's
+	name     string                   // this replica's Lease
+	holder   *lease.Holder            // writes it, and keeps its renew deadline
+	observer *lease.Observer          // judges every member's Lease on this replica's clock
 	gate     *gate
 
 	mu        sync.Mutex
@@ -35,26 +36,10 @@ type Sharder struct {
 	durations *metrics.Histogram
 
 	// Only Run's goroutine touches these.
-	lease        *leaderelection.Lease // as last written, nil before the first write
-	lastRenew    time.Time             // when the last successful write was sent
-	seen         map[string]observed   // the others' Leases, by name, as first seen unchanged
-	lostAt       time.Time             // the last read's newly dead members were last seen renewing then (the earliest), else zero
-	pendingSince time.Time             // when the target last stopped being what is served
-	held         *held                 // this replica's Lease as another instance holds it, nil when it is its own
-	unreadable   map[string]string     // Leases that could not be decoded, name → resourceVersion (logged once each)
-}
-
-// observed is another member's Lease record and when this replica first saw
-// it so: expiry is judged on this replica's clock from then, never from the
-// times written in it (leaderelection's rule).
-type observed struct {
-	holder   string
-	lease    string // its name
-	claim    Set
-	renew    string        // the renewTime written: any change is a sign of life
-	duration time.Duration // honoured: what it says, capped (self.go)
-	at       time.Time
-	live     bool // at the read that saw it
+	live         map[string]bool // the Leases of the members live at the last read
+	lostAt       time.Time       // the last read's newly dead members were last seen renewing then (the earliest), else zero
+	pendingSince time.Time       // when the target last stopped being what is served
+	held         *lease.Sighting // this replica's Lease as another instance holds it, nil when it is its own
 }
 
 // HandoverBuckets are for hand-overs from a second (a clean stop) to a lease
@@ -67,15 +52,17 @@ func New(cfg Config) (*Sharder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sharder{
+	s := &Sharder{
 		cfg:       cfg,
-		leases:    apiclient.NewTyped[leaderelection.Lease](cfg.Client).Namespace(cfg.Namespace),
+		rc:        cfg.Client.Resource(apiclient.Leases).Namespace(cfg.Namespace),
 		name:      leaseName(cfg.Name, cfg.Identity),
-		instance:  newInstance(),
+		observer:  lease.NewObserver(cfg.LeaseDuration, cfg.Logger),
 		gate:      newGate(),
-		seen:      map[string]observed{},
 		durations: metrics.NewHistogram(HandoverBuckets),
-	}, nil
+	}
+	s.holder = lease.NewHolder(lease.HolderConfig{Client: cfg.Client, Namespace: cfg.Namespace, Name: s.name, Identity: cfg.Identity,
+		LeaseDuration: cfg.LeaseDuration, RenewDeadline: cfg.RenewDeadline, Clock: cfg.Clock, Stamp: s.stamp})
+	return s, nil
 }
 
 // Identity is this replica's name among the members.
@@ -86,7 +73,9 @@ func (s *Sharder) Key() Key { return s.cfg.Key }
 
 // OnServe registers fn, called with the ranges this replica has just begun to
 // serve, after their lists are in the caches: the Manager queues their objects
-// for reconciling there. Register before Run.
+// for reconciling there. It is called again with the ranges served when a
+// renewal comes after the renew deadline had passed and the gate refused
+// reconciles in them meanwhile. Register before Run.
 func (s *Sharder) OnServe(fn func(newly Set)) {
 	s.mu.Lock()
 	s.onServe = append(s.onServe, fn)
@@ -204,7 +193,7 @@ func (s *Sharder) round(ctx context.Context) {
 		if errors.Is(err, errHeld) {
 			return // another instance holds the Lease: nothing is served, nothing to do but wait
 		}
-		if s.cfg.Clock.Now().Sub(s.lastRenew) > s.cfg.RenewDeadline && (!s.claimed().Empty() || !s.gate.get().Empty()) {
+		if !s.holder.Holds(s.cfg.Clock.Now()) && (!s.claimed().Empty() || !s.gate.get().Empty()) {
 			s.cfg.Logger.Warn("sharding: could not renew the Lease for the renew deadline; stopping every range", "lease", s.name, "error", err)
 			// Forget the claim at once, drained or not: the others take its
 			// ranges once the Lease has looked dead to them for LeaseDuration,
@@ -252,10 +241,10 @@ func (s *Sharder) round(ctx context.Context) {
 			// serves nothing must say on whom it waits (issue 29: a Lease
 			// claiming ranges for 3600 s stalled every replica, silently).
 			waiting := fmt.Sprintf("for member %s (Lease %s) to release %s; its claim holds until its Lease is left unrenewed for %s",
-				quote(o.holder), o.lease, o.claim.Intersect(pending), o.duration)
+				quote(o.holder()), o.name(), o.claim.Intersect(pending), o.Honoured)
 			if s.setWaiting(waiting) {
-				s.cfg.Logger.Info("sharding: waiting for a member to release ranges", "member", o.holder, "lease", o.lease,
-					"ranges", o.claim.Intersect(pending).String(), "honoured", o.duration)
+				s.cfg.Logger.Info("sharding: waiting for a member to release ranges", "member", o.holder(), "lease", o.name(),
+					"ranges", o.claim.Intersect(pending).String(), "honoured", o.Honoured)
 			}
 			return
 		}
@@ -304,13 +293,24 @@ func (s *Sharder) round(ctx context.Context) {
 	s.mu.Lock()
 	s.handovers++
 	s.durations.ObserveDuration(took)
-	fns := slices.Clone(s.onServe)
 	s.mu.Unlock()
 	// Counted first, so that a Status that shows the range served also
 	// shows its hand-over.
 	s.gate.widen(target)
 	s.pendingSince = time.Time{}
 	s.logServing(newly, took)
+	s.serving(newly)
+}
+
+// serving hands ranges this replica has just begun to serve (or serves again
+// after a lapse of its renew deadline) to the OnServe functions.
+func (s *Sharder) serving(newly Set) {
+	if newly.Empty() {
+		return
+	}
+	s.mu.Lock()
+	fns := slices.Clone(s.onServe)
+	s.mu.Unlock()
 	for _, fn := range fns {
 		fn(newly)
 	}
@@ -361,10 +361,10 @@ func (s *Sharder) sourceList() []*Source {
 
 // memberList is the live members' identities with this replica's, sorted, and
 // remembered for Status.
-func (s *Sharder) memberList(others map[string]observed) []string {
+func (s *Sharder) memberList(others map[string]member) []string {
 	ids := []string{s.cfg.Identity}
 	for _, o := range others {
-		ids = append(ids, o.holder)
+		ids = append(ids, o.holder())
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -379,13 +379,13 @@ func (s *Sharder) memberList(others map[string]observed) []string {
 }
 
 // claimedBy finds a member whose claim overlaps rs.
-func claimedBy(others map[string]observed, rs Set) (observed, bool) {
+func claimedBy(others map[string]member, rs Set) (member, bool) {
 	for _, o := range others {
 		if o.claim.Overlaps(rs) {
 			return o, true
 		}
 	}
-	return observed{}, false
+	return member{}, false
 }
 
 // setWaiting sets Status.Waiting and reports whether it changed.

@@ -1,16 +1,16 @@
-package leaderelection_test
+package lease_test
 
 import (
 	"encoding/json"
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 func TestMicroTime_writes_microseconds_in_UTC(t *testing.T) {
 	at := time.Date(2026, 1, 1, 1, 0, 15, 123456789, time.FixedZone("CET", 3600))
-	b, err := json.Marshal(leaderelection.LeaseSpec{RenewTime: leaderelection.NewMicroTime(at), AcquireTime: &leaderelection.MicroTime{}})
+	b, err := json.Marshal(lease.Spec{RenewTime: lease.NewMicroTime(at), AcquireTime: &lease.MicroTime{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestMicroTime_reads_what_servers_and_people_write(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var m leaderelection.MicroTime
+			var m lease.MicroTime
 			if err := json.Unmarshal([]byte(tt.json), &m); err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +44,7 @@ func TestMicroTime_reads_what_servers_and_people_write(t *testing.T) {
 
 func TestMicroTime_rejects_what_is_not_a_time(t *testing.T) {
 	for _, in := range []string{`15`, `"yesterday"`, `"`, `"0000-01-01T00:00:00+01:00"`, `"9999-12-31T23:00:00-01:00"`} {
-		var m leaderelection.MicroTime
+		var m lease.MicroTime
 		if err := m.UnmarshalJSON([]byte(in)); err == nil {
 			t.Errorf("UnmarshalJSON(%s) = nil, want an error", in)
 		}

@@ -1,0 +1,42 @@
+package lease
+
+import "time"
+
+// The renew deadline: a holder that has not renewed successfully for
+// RenewDeadline stops acting, and an observer counts its Lease expired no
+// sooner than the Lease's duration after it saw the last renewal. The deadline
+// is measured from when that renewal was SENT, which is before the server
+// stored it and before any observer could see it, so the holder always stops
+// first, by at least LeaseDuration − RenewDeadline (5 s with the defaults),
+// whatever the requests' latency. Measured from when the answer came back, a
+// slow answer would move it late by as much as the request took.
+//
+// Nothing here waits: Holds answers for any moment, so that a caller can check
+// it before each piece of work (sharding's gate does) or wait for Deadline
+// (leader election's renew loop does).
+
+// Deadline is when this holder must stop acting: RenewDeadline after its last
+// successful write was sent. Zero while it holds nothing (before its first
+// write, after a release, or once another holds the Lease).
+func (h *Holder) Deadline() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sent.IsZero() {
+		return time.Time{}
+	}
+	return h.sent.Add(h.cfg.RenewDeadline)
+}
+
+// Renewed is when this holder's last successful write was sent; zero while it
+// holds nothing.
+func (h *Holder) Renewed() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sent
+}
+
+// Holds reports whether this holder may act at now: it holds the Lease and its
+// renew deadline has not passed.
+func (h *Holder) Holds(now time.Time) bool {
+	return now.Before(h.Deadline())
+}
