@@ -35,7 +35,8 @@
 //	(BackingOff is one state, drawn twice: it goes back to the state that failed.
 //	From any state, ctx done ──▶ Stopped.)
 //
-// Listing: LIST with resourceVersion=0 (the server's watch cache), in pages of
+// Listing: LIST — the first at resourceVersion=0 (the server's watch cache), a
+// relist at the last version seen (below: which version when) — in pages of
 // PageSize (Pager), or a streaming list (Options.List; by default the cheaper of
 // the two for the server, below), or a large LIST split into parts read at once
 // at one resourceVersion (Options.Split, split.go); Replace the Sink with the
@@ -73,15 +74,36 @@
 // Every object, and every list, carries a resourceVersion: an opaque string that
 // names a point in the history of the cluster's storage (etcd's revision, in
 // practice). A Reflector never reads meaning into it; it only hands back the last
-// one it saw, and that is enough for the whole protocol:
+// one it saw, and that is enough for the whole protocol. What a request asks for,
+// and so where the API server reads its answer, is one of four forms, each used
+// by kubewire somewhere:
 //
-//   - resourceVersion=0 on a LIST means "any version will do". The API server
-//     answers from its watch cache, which follows etcd through a watch of its own,
-//     without reading etcd. That is cheap for the server, and usually a moment
-//     behind etcd — but nothing bounds how far: an API server just restarted, or
-//     cut off from etcd, or one of several behind a load balancer, may answer with a
-//     state older than one this client has already seen. The first list takes that
-//     risk, as client-go's does; the watch that follows brings the copy up to date.
+//	resourceVersion  match         the answer                       kubewire asks it for
+//	""               (none)        the latest state: a consistent   get and the command's reads; a
+//	                               read (from etcd, or from a       Reflector's list after a 410 or
+//	                               watch cache proven current,      a version too new for the
+//	                               1.31+)                           server; sharding's member Leases
+//	"0"              (none)        any state the server has, from   a Reflector's first LIST
+//	                               its watch cache: cheap, and
+//	                               behind etcd by an amount
+//	                               nothing bounds
+//	V                NotOlderThan  a state at V or later, from the  a Reflector's relist (a LIST that
+//	                               watch cache once it has V        names no match is read so); a
+//	                                                                streaming list ("" the first time:
+//	                                                                the latest)
+//	V                Exact         the state at V exactly           the parts of a split list, all at
+//	                                                                the probe's V (split.go); a
+//	                                                                continue token carries its own V
+//
+// The rest of the protocol follows from handing back the last version seen:
+//
+//   - "Any version will do" is the risk in the first LIST: an API server just
+//     restarted, cut off from etcd, or one of several behind a load balancer
+//     may answer with a state older than one this client has seen before. The
+//     first list takes it, as client-go's does: cheap for the server, and the
+//     watch that follows brings the copy up to date. A relist may not go back
+//     (NotOlderThan the last version seen); a reader that must see every write
+//     made before it (sharding's claims) reads the latest.
 //   - The watch starts at the list's resourceVersion V. The list is the state at V;
 //     a watch from V sends exactly the changes after V. So every change after the
 //     list arrives (no gap), and none the list already showed (no duplicate). A
@@ -211,9 +233,10 @@
 //
 // # Paging
 //
-// Pager is the module's one paging loop (client-go keeps its own in tools/pager):
-// it follows continue tokens, hands each object on as it is decoded, and after an
-// expired token (410) lists everything at once. The Reflector's lists, ListAll
+// Pager reads a paged LIST object by object over apiclient's ResourceClient.Pages,
+// the module's one paging loop (client-go keeps its own in tools/pager): Pages
+// follows continue tokens and, after an expired token (410), lists everything at
+// once; Pager hands each object on as it is decoded. The Reflector's lists, ListAll
 // and `kubewire get` use it. One apiclient.PageGuard follows the whole list: its
 // bytes and objects (the client's ListLimits) and every continue token it has
 // seen.
