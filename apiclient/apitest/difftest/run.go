@@ -1,0 +1,361 @@
+package difftest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Run plays seq on t in namespace ns and returns its transcript: one line per
+// step (what was asked, the status code, the object or Status answered, all
+// normalised), then the events every watch delivered. Two servers that agree
+// give the same transcript. An error is the harness failing (a server that
+// cannot be reached, a watch that never delivers its marker), not a divergence.
+//
+// The namespace must be empty; Run leaves it empty (Clean).
+func Run(ctx context.Context, t *Target, ns string, seq Sequence, p Profile) ([]string, error) {
+	r := &runner{ctx: ctx, t: t, ns: ns, p: p, objs: map[string]*seen{}, cont: map[string]string{}, n: newNormalizer(p, ns)}
+	defer r.closeWatches()
+	defer Clean(context.WithoutCancel(ctx), t, ns, seq.resources())
+	for _, res := range seq.resources() {
+		if err := r.startWatches(res); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range seq.Steps {
+		line, err := r.step(s)
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, s, err)
+		}
+		r.out = append(r.out, fmt.Sprintf("%d %s → %s", i+1, s, line))
+	}
+	if err := r.finishWatches(seq.resources()); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+// runner is one run's state: what it learned of each object (to fill in RV and
+// UID references), the continue tokens, the open watches.
+type runner struct {
+	ctx     context.Context
+	t       *Target
+	ns      string
+	p       Profile
+	n       *normalizer
+	out     []string
+	objs    map[string]*seen  // "configmaps/a" → what responses showed of it
+	cont    map[string]string // resource → continue token of its last list
+	watches []*watch
+}
+
+// seen is what the runs's responses showed of one object.
+type seen struct {
+	rv, prev, uid string
+}
+
+// step runs one step and returns the rest of its transcript line.
+func (r *runner) step(s Step) (string, error) {
+	k := kinds[s.Res]
+	if k == nil {
+		return "", fmt.Errorf("unknown resource %q", s.Res)
+	}
+	path := k.res.Path(r.ns, s.Name, s.Sub)
+	switch s.Do {
+	case "create":
+		return r.write(s, "POST", k.res.Path(r.ns, "", ""), "application/json", s.Body)
+	case "update":
+		body, err := r.withRV(s)
+		if err != nil {
+			return "", err
+		}
+		return r.write(s, "PUT", path, "application/json", body)
+	case "patch":
+		ct := map[string]string{"merge": "application/merge-patch+json", "json": "application/json-patch+json", "strategic": "application/strategic-merge-patch+json"}[s.Type]
+		return r.write(s, "PATCH", path, ct, s.Body)
+	case "apply":
+		q := url.Values{"fieldManager": {s.Mgr}}
+		if s.Force {
+			q.Set("force", "true")
+		}
+		return r.write(s, "PATCH", path+"?"+q.Encode(), "application/apply-patch+yaml", s.Body)
+	case "delete":
+		return r.write(s, "DELETE", path, "application/json", r.deleteOptions(s))
+	case "get":
+		return r.write(s, "GET", path, "", "")
+	case "list":
+		return r.list(s, s.Query)
+	case "next":
+		tok := r.cont[s.Res]
+		if tok == "" {
+			return "no continue token", nil
+		}
+		q := url.Values{"continue": {tok}}
+		return r.list(s, q.Encode())
+	case "watch":
+		rv := r.ref(s.Res+"/"+s.Name, s.RV)
+		if rv == "" {
+			return "no resourceVersion to watch from", nil
+		}
+		w, err := r.openWatch(s.Res, "from "+r.n.rv(rv), url.Values{"resourceVersion": {rv}})
+		if err != nil {
+			return "", err
+		}
+		r.watches = append(r.watches, w)
+		return "opened", nil
+	case "stream":
+		return r.stream(s)
+	case "expired":
+		return r.expired(s)
+	case "burst":
+		return r.burst(s)
+	}
+	return "", fmt.Errorf("unknown step %q", s.Do)
+}
+
+// write sends a request whose answer is one object or a Status, notes the
+// object's resourceVersion and uid, and normalises the answer.
+func (r *runner) write(s Step, method, path, ct, body string) (string, error) {
+	var b []byte
+	if body != "" {
+		b = []byte(body)
+	}
+	code, out, err := r.t.do(r.ctx, method, path, ct, b)
+	if err != nil {
+		return "", err
+	}
+	obj, err := decodeAnswer(out)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %d %w: %.200s", method, path, code, err, out)
+	}
+	r.note(s.Res, obj)
+	return strconv.Itoa(code) + " " + r.n.answer(s.Res, obj), nil
+}
+
+// note records the resourceVersion and uid of an object an answer showed.
+func (r *runner) note(res string, obj map[string]any) {
+	if obj["kind"] == "Status" {
+		return
+	}
+	m, _ := obj["metadata"].(map[string]any)
+	name, _ := m["name"].(string)
+	rv, _ := m["resourceVersion"].(string)
+	uid, _ := m["uid"].(string)
+	if name == "" || rv == "" {
+		return
+	}
+	o := r.objs[res+"/"+name]
+	if o == nil {
+		o = &seen{}
+		r.objs[res+"/"+name] = o
+	}
+	if o.rv != rv {
+		o.prev, o.rv = o.rv, rv
+	}
+	o.uid = uid
+}
+
+// ref resolves an RV or UID reference ("latest", "stale", "bogus") of an object.
+func (r *runner) ref(key, which string) string {
+	o := r.objs[key]
+	switch which {
+	case "latest":
+		if o != nil {
+			return o.rv
+		}
+	case "stale":
+		if o != nil && o.prev != "" {
+			return o.prev
+		}
+		return "1"
+	case "bogus":
+		return "424242424242"
+	case "uid":
+		if o != nil {
+			return o.uid
+		}
+	case "bogus-uid":
+		return "00000000-0000-4000-8000-000000000000"
+	}
+	return ""
+}
+
+// withRV returns an update's body with metadata.resourceVersion set as s.RV says.
+func (r *runner) withRV(s Step) (string, error) {
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(s.Body), &obj); err != nil {
+		return "", fmt.Errorf("the body: %w", err)
+	}
+	if rv := r.ref(s.Res+"/"+s.Name, s.RV); rv != "" {
+		m, _ := obj["metadata"].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			obj["metadata"] = m
+		}
+		m["resourceVersion"] = rv
+	}
+	b, err := json.Marshal(obj)
+	return string(b), err
+}
+
+// deleteOptions is a DELETE's body: its preconditions, as s.RV and s.UID say.
+func (r *runner) deleteOptions(s Step) string {
+	pre := map[string]string{}
+	if rv := r.ref(s.Res+"/"+s.Name, s.RV); rv != "" {
+		pre["resourceVersion"] = rv
+	}
+	switch s.UID {
+	case "latest":
+		if uid := r.ref(s.Res+"/"+s.Name, "uid"); uid != "" {
+			pre["uid"] = uid
+		}
+	case "bogus":
+		pre["uid"] = r.ref("", "bogus-uid")
+	}
+	opts := map[string]any{"kind": "DeleteOptions", "apiVersion": "v1"}
+	if len(pre) > 0 {
+		opts["preconditions"] = pre
+	}
+	b, _ := json.Marshal(opts)
+	return string(b)
+}
+
+// list runs a LIST and shows each item, the continue token's presence and
+// remainingItemCount.
+func (r *runner) list(s Step, query string) (string, error) {
+	path := kinds[s.Res].res.Path(r.ns, "", "")
+	if query != "" {
+		path += "?" + query
+	}
+	code, out, err := r.t.do(r.ctx, "GET", path, "", nil)
+	if err != nil {
+		return "", err
+	}
+	obj, err := decodeAnswer(out)
+	if err != nil {
+		return "", fmt.Errorf("GET %s: %d %w", path, code, err)
+	}
+	if obj["kind"] == "Status" {
+		return strconv.Itoa(code) + " " + r.n.answer(s.Res, obj), nil
+	}
+	meta, _ := obj["metadata"].(map[string]any)
+	tok, _ := meta["continue"].(string)
+	r.cont[s.Res] = tok
+	items, _ := obj["items"].([]any)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s %s rv=%s", code, obj["kind"], obj["apiVersion"], r.n.listRV(meta["resourceVersion"]))
+	if tok != "" {
+		b.WriteString(" continue")
+	}
+	if n, ok := meta["remainingItemCount"]; ok {
+		fmt.Fprintf(&b, " remaining=%v", n)
+	}
+	for _, it := range items {
+		o, _ := it.(map[string]any)
+		r.note(s.Res, o)
+		b.WriteString("\n    item " + r.n.object(s.Res, o))
+	}
+	return b.String(), nil
+}
+
+// burst sends s.N merge patches of one object at once, each setting a key of
+// its own, and waits for all. Which one the server took first is up to it, so
+// the answers are shown as counts, and the versions they made are not named.
+func (r *runner) burst(s Step) (string, error) {
+	path := kinds[s.Res].res.Path(r.ns, s.Name, "")
+	codes := make([]int, s.N)
+	rvs := make([]string, s.N)
+	errs := make([]error, s.N)
+	var wg sync.WaitGroup
+	for i := range s.N {
+		wg.Go(func() {
+			body := burstPatch(s.Res, i)
+			code, out, err := r.t.do(r.ctx, "PATCH", path, "application/merge-patch+json", []byte(body))
+			codes[i], errs[i] = code, err
+			if obj, err := decodeAnswer(out); err == nil {
+				if m, ok := obj["metadata"].(map[string]any); ok {
+					rvs[i], _ = m["resourceVersion"].(string)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	counts := map[int]int{}
+	for i := range s.N {
+		if errs[i] != nil {
+			return "", errs[i]
+		}
+		counts[codes[i]]++
+		if rvs[i] != "" {
+			r.n.hide(rvs[i])
+		}
+	}
+	// The latest version is the highest one answered.
+	slices.SortFunc(rvs, func(a, b string) int { return compareRV(a, b) })
+	if top := rvs[len(rvs)-1]; top != "" {
+		o := r.objs[s.Res+"/"+s.Name]
+		if o == nil {
+			o = &seen{}
+			r.objs[s.Res+"/"+s.Name] = o
+		}
+		o.prev, o.rv = o.rv, top
+	}
+	var parts []string
+	codes2 := mapsKeys(counts)
+	slices.Sort(codes2)
+	for _, c := range codes2 {
+		parts = append(parts, fmt.Sprintf("%d×%d", counts[c], c))
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// burstPatch is the i-th patch of a burst: a key of its own in data (a
+// ConfigMap) or in the labels (anything else).
+func burstPatch(res string, i int) string {
+	if res == "configmaps" {
+		return fmt.Sprintf(`{"data":{"burst-%d":"x"}}`, i)
+	}
+	return fmt.Sprintf(`{"metadata":{"labels":{"burst-%d":"x"}}}`, i)
+}
+
+// decodeAnswer decodes a response body: an object, a list or a Status.
+func decodeAnswer(out []byte) (map[string]any, error) {
+	var obj map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return nil, fmt.Errorf("the answer is not a JSON object: %w", err)
+	}
+	return obj, nil
+}
+
+// compareRV orders resourceVersions as numbers (the harness may: it compares
+// two etcd-backed or apitest servers, whose versions are counters).
+func compareRV(a, b string) int {
+	x, _ := strconv.ParseInt(a, 10, 64)
+	y, _ := strconv.ParseInt(b, 10, 64)
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+func mapsKeys[K comparable, V any](m map[K]V) []K {
+	out := make([]K, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// watchDeadline bounds how long a run waits for a watch to deliver its marker.
+const watchDeadline = 30 * time.Second
