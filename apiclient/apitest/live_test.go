@@ -52,8 +52,10 @@ func TestLive_create_get_patch_update_delete(t *testing.T) {
 	if _, err := rc.Get(ctx, "web"); !apiclient.IsNotFound(err) {
 		t.Fatalf("get after delete: %v, want NotFound", err)
 	}
-	if got, want := s.ResourceVersion(), "5"; got != want {
-		t.Fatalf("resourceVersion %s, want %s (create, patch, status patch, delete)", got, want)
+	// A Pod's delete is two writes, as on kube-apiserver: the mark
+	// (deletionTimestamp), then the deletion.
+	if got, want := s.ResourceVersion(), "6"; got != want {
+		t.Fatalf("resourceVersion %s, want %s (create, patch, status patch, delete's mark, delete)", got, want)
 	}
 }
 

@@ -25,7 +25,12 @@ func Generate(seed uint64) Sequence {
 	return seq
 }
 
-type gen struct{ rnd *rand.Rand }
+type gen struct {
+	rnd *rand.Rand
+	// generated: a create with generateName was drawn. One a sequence: the
+	// names the servers draw sort differently, and two would page apart.
+	generated bool
+}
 
 func (g *gen) pickKind() string {
 	return pick(g, []string{"configmaps", "configmaps", "configmaps", "widgets", "widgets", "deployments", "deployments", "pods"})
@@ -54,7 +59,14 @@ var steps = []weighted{
 	{3, func(g *gen, res, name string) Step {
 		return Step{Do: "stream", Res: res, Query: pick(g, []string{"", "labelSelector=sel%3Don"})}
 	}},
-	{1, func(g *gen, res, name string) Step { return Step{Do: "expired", Res: res} }},
+	{1, func(g *gen, res, name string) Step {
+		if res == "pods" {
+			// kube-apiserver v1.37 serves a watch of pods from an old
+			// version out of etcd rather than answer 410 (doc.go).
+			return Step{Do: "get", Res: res, Name: name}
+		}
+		return Step{Do: "expired", Res: res}
+	}},
 	{3, func(g *gen, res, name string) Step {
 		return Step{Do: "burst", Res: res, Name: name, N: 2 + g.rnd.IntN(7)}
 	}},
@@ -90,7 +102,8 @@ func (g *gen) maybeStatus(res string, n int) string {
 
 func (g *gen) create(res, name string) Step {
 	obj := g.object(res, name, true)
-	if g.rnd.IntN(12) == 0 {
+	if !g.generated && g.rnd.IntN(12) == 0 {
+		g.generated = true
 		m := obj["metadata"].(map[string]any)
 		delete(m, "name")
 		m["generateName"] = "gen-"
@@ -109,6 +122,9 @@ func (g *gen) update(res, name string) Step {
 
 func (g *gen) apply(res, name string) Step {
 	s := Step{Do: "apply", Res: res, Name: name, Mgr: pick(g, []string{"alice", "alice", "bob"}), Force: g.rnd.IntN(5) == 0}
+	if g.rnd.IntN(8) == 0 {
+		s.RV = pick(g, []string{"latest", "stale"}) // a conditional apply
+	}
 	s.Sub = g.maybeStatus(res, 4)
 	if s.Sub == "status" {
 		obj := g.typed(res, name)

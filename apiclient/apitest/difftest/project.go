@@ -27,10 +27,12 @@ var deploymentShape = keep{
 			"spec": keep{"containers": keep{"[]": containerShape}}}},
 }
 
+// A Pod's conditions carry lastProbeTime and lastTransitionTime always, null
+// when unset (the Go type has no omitempty for them): the shape leaves them out.
 var podShape = keep{
 	"apiVersion": nil, "kind": nil, "metadata": nil,
 	"spec":   keep{"containers": keep{"[]": containerShape}},
-	"status": keep{"phase": nil, "conditions": nil, "message": nil, "reason": nil},
+	"status": keep{"phase": nil, "conditions": keep{"[]": keep{"type": nil, "status": nil, "reason": nil, "message": nil}}, "message": nil, "reason": nil},
 }
 
 // deploymentDefaults drops replicas 1 (the default) and an empty status (a

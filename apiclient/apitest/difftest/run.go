@@ -53,6 +53,10 @@ type runner struct {
 	objs    map[string]*seen  // "configmaps/a" → what responses showed of it
 	cont    map[string]string // resource → continue token of its last list
 	watches []*watch
+	bursts  int // how many burst steps ran
+	// floor is the newest version seen when an expired step compacted
+	// apitest: no later step reads at or before it (run.go's watch, next).
+	floor string
 }
 
 // seen is what the runs's responses showed of one object.
@@ -84,7 +88,11 @@ func (r *runner) step(s Step) (string, error) {
 		if s.Force {
 			q.Set("force", "true")
 		}
-		return r.write(s, "PATCH", path+"?"+q.Encode(), "application/apply-patch+yaml", s.Body)
+		body, err := r.withRV(s)
+		if err != nil {
+			return "", err
+		}
+		return r.write(s, "PATCH", path+"?"+q.Encode(), "application/apply-patch+yaml", body)
 	case "delete":
 		return r.write(s, "DELETE", path, "application/json", r.deleteOptions(s))
 	case "get":
@@ -100,7 +108,12 @@ func (r *runner) step(s Step) (string, error) {
 		return r.list(s, q.Encode())
 	case "watch":
 		rv := r.ref(s.Res+"/"+s.Name, s.RV)
-		if rv == "" {
+		if o := r.objs[s.Res+"/"+s.Name]; s.RV == "stale" && (o == nil || o.prev == "") {
+			rv = "" // "1" would be expired on one server and not the other
+		}
+		if rv == "" || (r.floor != "" && compareRV(rv, r.floor) <= 0) {
+			// After an expired step apitest has forgotten every older
+			// version; the real server forgets by a window of its own.
 			return "no resourceVersion to watch from", nil
 		}
 		w, err := r.openWatch(s.Res, "from "+r.n.rv(rv), url.Values{"resourceVersion": {rv}})
@@ -186,7 +199,8 @@ func (r *runner) ref(key, which string) string {
 	return ""
 }
 
-// withRV returns an update's body with metadata.resourceVersion set as s.RV says.
+// withRV returns an update's or apply's body with metadata.resourceVersion
+// set as s.RV says.
 func (r *runner) withRV(s Step) (string, error) {
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(s.Body), &obj); err != nil {
@@ -256,10 +270,28 @@ func (r *runner) list(s Step, query string) (string, error) {
 	if n, ok := meta["remainingItemCount"]; ok {
 		fmt.Fprintf(&b, " remaining=%v", n)
 	}
-	for _, it := range items {
+	// Items with generated names (gen-*) come in the order of names the
+	// server drew at random: they are shown sorted among themselves.
+	lines := make([]string, len(items))
+	var gen []int
+	for i, it := range items {
 		o, _ := it.(map[string]any)
 		r.note(s.Res, o)
-		b.WriteString("\n    item " + r.n.object(s.Res, o))
+		lines[i] = r.n.object(s.Res, o)
+		if m, _ := o["metadata"].(map[string]any); m["generateName"] != nil {
+			gen = append(gen, i)
+		}
+	}
+	sorted := make([]string, len(gen))
+	for j, i := range gen {
+		sorted[j] = lines[i]
+	}
+	slices.Sort(sorted)
+	for j, i := range gen {
+		lines[i] = sorted[j]
+	}
+	for _, l := range lines {
+		b.WriteString("\n    item " + l)
 	}
 	return b.String(), nil
 }
@@ -273,9 +305,10 @@ func (r *runner) burst(s Step) (string, error) {
 	rvs := make([]string, s.N)
 	errs := make([]error, s.N)
 	var wg sync.WaitGroup
+	r.bursts++
 	for i := range s.N {
 		wg.Go(func() {
-			body := burstPatch(s.Res, i)
+			body := burstPatch(s.Res, r.bursts, i)
 			code, out, err := r.t.do(r.ctx, "PATCH", path, "application/merge-patch+json", []byte(body))
 			codes[i], errs[i] = code, err
 			if obj, err := decodeAnswer(out); err == nil {
@@ -315,13 +348,15 @@ func (r *runner) burst(s Step) (string, error) {
 	return strings.Join(parts, " "), nil
 }
 
-// burstPatch is the i-th patch of a burst: a key of its own in data (a
-// ConfigMap) or in the labels (anything else).
-func burstPatch(res string, i int) string {
+// burstPatch is the i-th patch of the run's n-th burst: a key of its own in
+// data (a ConfigMap) or in the labels (anything else), so that every patch
+// changes the object (a patch that changed nothing would answer whichever
+// version was current, and which that is depends on the others' timing).
+func burstPatch(res string, n, i int) string {
 	if res == "configmaps" {
-		return fmt.Sprintf(`{"data":{"burst-%d":"x"}}`, i)
+		return fmt.Sprintf(`{"data":{"burst-%d-%d":"x"}}`, n, i)
 	}
-	return fmt.Sprintf(`{"metadata":{"labels":{"burst-%d":"x"}}}`, i)
+	return fmt.Sprintf(`{"metadata":{"labels":{"burst-%d-%d":"x"}}}`, n, i)
 }
 
 // decodeAnswer decodes a response body: an object, a list or a Status.

@@ -112,7 +112,14 @@ func (w *watch) waitFor(ctx context.Context, ok func(map[string]any) bool) error
 			}
 		}
 		ended, change := w.ended, w.change
+		last := map[string]any{}
+		if n := len(w.events); n > 0 {
+			last = w.events[n-1]
+		}
 		w.mu.Unlock()
+		if ended != nil && last["type"] == "ERROR" {
+			return nil // the server ended the watch, and said why
+		}
 		if ended != nil {
 			return fmt.Errorf("watch %s %s ended before the marker: %v", w.res, w.label, ended)
 		}
@@ -223,6 +230,8 @@ func (r *runner) expired(s Step) (string, error) {
 	if r.t.fake != nil {
 		r.t.fake.Compact()
 	}
+	r.floor = r.n.maxRV
+	clear(r.cont)
 	w, err := r.openWatch(s.Res, "expired", url.Values{"resourceVersion": {"1"}})
 	if err != nil {
 		return "", err
