@@ -5,16 +5,14 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kubewire/kubewire/controller/cli"
 )
 
 func main() {
 	// Ctrl-C and SIGTERM cancel the context; every command shuts down cleanly
-	// from there and exits 0.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// from there, and exits 130 or 143 if its work was not done (cli.NotifyContext).
+	ctx, stop := cli.NotifyContext(context.Background())
 	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr})
 	stop()
 	os.Exit(code)

@@ -31,11 +31,16 @@ type Client struct {
 	namespace  string
 	onWarning  func(string)
 	log        *slog.Logger // Options.Log, or slog.Default()
+	listLimits ListLimits
 
 	// OnRequest, when set before the first call, is told of every request once it
 	// has an answer. The controller's /metrics counts requests with it, and the
 	// command logs them at -v 6.
 	OnRequest func(RequestInfo)
+	// OnSend, when set before the first call, is told of every request as it
+	// goes out, before any answer (Code and Took are zero): a trace shows a
+	// write when it is made, ahead of the watch event it causes.
+	OnSend func(RequestInfo)
 
 	discoveryMu sync.Mutex
 	discovery   *discoveryCache
@@ -80,11 +85,15 @@ type Options struct {
 	Clock Clock
 	// OnWarning is given the text of every warning the server sends (the Warning
 	// header: deprecated APIs, unknown fields; warning.go), from the goroutine
-	// that made the request. nil logs each distinct text once, at WARN, to Log.
+	// that made the request. nil logs each distinct text once, at WARN, to Log,
+	// cut to 1 KiB, at most 20 lines a minute.
 	OnWarning func(text string)
 	// Log is where the default OnWarning writes, and where waits the server asked
 	// for (Retry-After) are told; nil means slog.Default().
 	Log *slog.Logger
+	// ListLimits bound every list made through the client (paging.go); the zero
+	// value has the defaults, 1 GiB and 500,000 objects a list.
+	ListLimits ListLimits
 }
 
 // New builds a Client for cfg. It fails only when the config cannot make a
@@ -134,6 +143,7 @@ func New(cfg *kubeconfig.Config, opts Options) (*Client, error) {
 		namespace:  ns,
 		onWarning:  opts.OnWarning,
 		log:        opts.Log,
+		listLimits: opts.ListLimits.withDefaults(),
 	}
 	if opts.QPS > 0 {
 		c.limiter = newTokenBucket(opts.QPS, opts.Burst, opts.Clock)

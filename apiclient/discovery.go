@@ -172,11 +172,23 @@ func readAggregated(body []byte, d *discoveryCache) error {
 		return fmt.Errorf("aggregated discovery: %w", err)
 	}
 	for _, g := range list.Items {
-		for i, v := range g.Versions {
-			if i == 0 { // versions come in preference order
+		if err := checkName("group", g.Metadata.Name); err != nil && g.Metadata.Name != "" {
+			d.refuse(g.Metadata.Name, "", err)
+			continue
+		}
+		for _, v := range g.Versions {
+			if err := checkName("version", v.Version); err != nil {
+				d.refuse(g.Metadata.Name, v.Version, err)
+				continue
+			}
+			if _, ok := d.preferred[g.Metadata.Name]; !ok { // versions come in preference order
 				d.preferred[g.Metadata.Name] = v.Version
 			}
 			for _, r := range v.Resources {
+				if err := checkResourceNames(r.Resource, r.SingularResource); err != nil {
+					d.refuse(g.Metadata.Name, v.Version, err)
+					continue
+				}
 				d.resources = append(d.resources, Resource{
 					Group: g.Metadata.Name, Version: v.Version, Name: r.Resource,
 					Singular: r.SingularResource, Kind: r.ResponseKind.Kind,
@@ -218,6 +230,10 @@ func (c *Client) readLegacy(ctx context.Context, root string, body []byte, d *di
 		return nil
 	}
 	for _, g := range doc.Groups {
+		if err := checkName("group", g.Name); err != nil {
+			d.refuse(g.Name, "", err)
+			continue
+		}
 		d.preferred[g.Name] = g.PreferredVersion.Version
 		for _, v := range g.Versions {
 			c.readGroupVersion(ctx, g.Name, v.Version, d)
@@ -229,6 +245,10 @@ func (c *Client) readLegacy(ctx context.Context, root string, body []byte, d *di
 // readGroupVersion reads one group-version's document into d; one that cannot
 // be read is noted in d.unread, and discovery goes on without it.
 func (c *Client) readGroupVersion(ctx context.Context, group, version string, d *discoveryCache) {
+	if err := checkName("version", version); err != nil {
+		d.refuse(group, version, err) // not a request: it would be a path of the server's choosing
+		return
+	}
 	gv := version
 	path := "/api/" + version
 	if group != "" {
@@ -262,6 +282,10 @@ func (c *Client) readGroupVersionAt(ctx context.Context, path, group, version st
 	for _, r := range list.Resources {
 		if strings.Contains(r.Name, "/") {
 			continue // a subresource, such as pods/status
+		}
+		if err := checkResourceNames(r.Name, r.SingularName); err != nil {
+			d.refuse(group, version, err)
+			continue
 		}
 		d.resources = append(d.resources, Resource{
 			Group: group, Version: version, Name: r.Name, Singular: r.SingularName,

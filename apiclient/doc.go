@@ -24,6 +24,7 @@
 //	request.go                  the one request path, and the token bucket
 //	verbs.go, options.go        Get, Create, Update, Patch, Delete and their options;
 //	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T]
+//	paging.go                   ListLimits and PageGuard: what one list may bring in
 //	errors.go                   Status, StatusError, the Is helpers, RetryOnConflict
 //	object.go, meta.go          Object and ObjectMeta;
 //	decode.go, strict.go        how their JSON is read (DecodeOptions, Unmarshal)
@@ -78,11 +79,22 @@
 //     holds a credential.
 //   - A LIST is decoded item by item as it arrives (ListEach), a watch event by
 //     event (Watcher.Next): memory holds one item, not the response.
+//   - Every body is bounded after decompression: a list by ListLimits (1 GiB and
+//     500,000 objects, all its pages together, each page read through
+//     PageGuard.Body; no continue token twice in one list), a document read
+//     whole (discovery, a Table page) at 64 MiB, one object or watch event at
+//     16 MiB. A list stopped at its bounds is an error wrapping ErrListLimit.
 //   - One watch event over 16 MiB closes the stream with an error. A watch is not
 //     timed here: the Reflector's watchdog (listwatch) notices a silent one.
-//   - Discovery is cached per Client until Invalidate.
-//   - Watches are not rate limited; everything else waits on the token bucket
-//     (5 QPS, burst 10 by default).
+//   - A request that got no answer at all (refused, reset, timed out) is told
+//     apart from one the server answered: IsUnreachable.
+//   - Discovery is cached per Client until Invalidate. The group, version and
+//     resource names it learns are checked before they become paths: a name
+//     that is not one is never asked for (discoverynames.go).
+//   - The server's warnings are logged once each, cut to 1 KiB, at most 20
+//     lines a minute (warning.go).
+//   - Watches are not rate limited; with Options.QPS set, everything else waits
+//     on the token bucket (off by default: Options.QPS says why).
 //
 // # Compared with client-go
 //
@@ -110,4 +122,7 @@
 //     arrive with the hardening issue. Until then the Reflector's watchdog (its
 //     watch timeout plus a margin, on its clock) drops a watch silent too long.
 //   - No protobuf: JSON only, which is what every resource (CRDs included) speaks.
+//   - A list has bounds of its own (ListLimits); client-go reads whatever a LIST
+//     response holds, and its pager follows continue tokens for as long as the
+//     server sends them.
 package apiclient

@@ -168,12 +168,38 @@ func CodeOf(err error) int {
 	return 0
 }
 
+// IsUnreachable: the request got no answer from the server — the connection was
+// refused, reset, closed or timed out before a response came. Every other
+// failure is not: a Status or a body that broke off (the server is there), or a
+// failure on this side (credentials an exec plugin could not make, a
+// certificate that does not verify). The Reflector retries sooner after the
+// first kind (listwatch's Backoff).
+func IsUnreachable(err error) bool {
+	var na *noAnswerError
+	return errors.As(err, &na)
+}
+
+// noAnswerError marks a transport failure of Client.do; its text is the failure's.
+type noAnswerError struct{ err error }
+
+func (e *noAnswerError) Error() string { return e.err.Error() }
+func (e *noAnswerError) Unwrap() error { return e.err }
+
 // The Is helpers answer the questions a controller asks of an error. Each looks at
 // the reason first and falls back to the HTTP code, as the reasons are what the
 // API promises.
 
 // IsNotFound: the object (or the resource) does not exist.
 func IsNotFound(err error) bool { return is(err, "NotFound", http.StatusNotFound) }
+
+// IgnoreNotFound is err, or nil when err is a NotFound: for a Reconciler whose
+// object is gone, or a delete of what is already gone.
+func IgnoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
 
 // IsAlreadyExists: a create found the name taken.
 func IsAlreadyExists(err error) bool { return ReasonOf(err) == "AlreadyExists" }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 )
 
 // statusBody is a Status as the API server writes it.
@@ -106,4 +108,44 @@ func TestStatusError_without_reason_gets_one_from_the_code(t *testing.T) {
 	if apiclient.IsNotFound(errors.New("plain")) || apiclient.CodeOf(nil) != 0 {
 		t.Fatal("plain errors are not Status errors")
 	}
+}
+
+// IsUnreachable tells a request that got no answer (the Reflector asks again
+// within two seconds) from everything else: an answer, however bad, and a failure
+// on this side, such as an exec plugin that could not make credentials (asked
+// again every second or two, it would run the plugin as often).
+func TestIsUnreachable_only_when_no_answer_came(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + l.Addr().String()
+	l.Close()
+	answers, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 503, `{"kind":"Status","code":503}`) })
+	failing := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, errors.New(`getting credentials: plugin "aws" failed (exit status 1)`)
+	})
+	for _, tt := range []struct {
+		name   string
+		client *apiclient.Client
+		want   bool
+	}{
+		{"connection refused", clientFor(t, refused, nil), true},
+		{"a 503", answers, false},
+		{"an exec plugin that failed", clientFor(t, "https://127.0.0.1:1", failing), false},
+	} {
+		_, err := tt.client.Resource(apiclient.Pods).Namespace("default").Get(context.Background(), "x")
+		if err == nil || apiclient.IsUnreachable(err) != tt.want {
+			t.Errorf("%s: IsUnreachable(%v) is %v, want %v", tt.name, err, !tt.want, tt.want)
+		}
+	}
+}
+
+func clientFor(t *testing.T, url string, rt http.RoundTripper) *apiclient.Client {
+	t.Helper()
+	c, err := apiclient.New(&kubeconfig.Config{Server: url, Source: "test"}, apiclient.Options{Transport: rt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -11,9 +11,12 @@ import (
 // configMap is what this manager decides of a ConfigMap: nothing else is sent.
 type configMap struct {
 	apiclient.TypeMeta
-	Metadata apiclient.ObjectMeta `json:"metadata"`
-	Data     map[string]string    `json:"data"`
+	apiclient.ObjectMeta `json:"metadata"`
+	Data                 map[string]string `json:"data"`
 }
+
+// Resource links configMap to the resource it stands for.
+func (*configMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 
 // Server-side apply of a typed value: the first apply creates the object, the
 // next one changes it; either way the value sent is the manager's whole intent.
@@ -21,10 +24,10 @@ func ExampleTyped_Apply() {
 	srv := apitest.NewServer(apitest.NewClock())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
-	cms := apiclient.NewTyped[configMap](client.Resource(apiclient.ConfigMaps).Namespace("demo"))
+	cms := apiclient.NewTyped[configMap](client).Namespace("demo")
 
-	intent := &configMap{TypeMeta: apiclient.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		Metadata: apiclient.ObjectMeta{Name: "settings"}, Data: map[string]string{"mode": "fast"}}
+	// No apiVersion or kind to type: Typed fills them in from configMap's Resource.
+	intent := &configMap{ObjectMeta: apiclient.ObjectMeta{Name: "settings"}, Data: map[string]string{"mode": "fast"}}
 	opts := apiclient.WriteOptions{FieldManager: "my-controller", Force: true}
 	created, _ := cms.Apply(context.Background(), intent, opts)
 	intent.Data["mode"] = "safe"

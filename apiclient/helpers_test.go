@@ -14,11 +14,18 @@ import (
 // rate limiting off and a fake clock, so tests never wait for real.
 func newServer(t testing.TB, handler http.HandlerFunc) (*apiclient.Client, *apitest.Clock) {
 	t.Helper()
+	return newServerWith(t, apiclient.Options{}, handler)
+}
+
+// newServerWith is newServer with client options (Transport, QPS and Clock are
+// the test's).
+func newServerWith(t testing.TB, opts apiclient.Options, handler http.HandlerFunc) (*apiclient.Client, *apitest.Clock) {
+	t.Helper()
 	ts := httptest.NewTLSServer(handler)
 	t.Cleanup(ts.Close)
 	clock := apitest.NewClock()
-	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Namespace: "default", Source: "test"},
-		apiclient.Options{Transport: ts.Client().Transport, QPS: -1, Clock: clock})
+	opts.Transport, opts.QPS, opts.Clock = ts.Client().Transport, -1, clock
+	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Namespace: "default", Source: "test"}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func TestIntegration_deployment_walk(t *testing.T) {
 			ctx := context.Background()
 			ns := realtest.Namespace(t, c, "kubewire-it")
 			rc := c.Resource(apiclient.Deployments).Namespace(ns)
-			deployments := apiclient.NewTyped[walkDeployment](rc)
+			deployments := apiclient.NewTyped[walkDeployment](c).Namespace(ns)
 
 			created, err := rc.Create(ctx, []byte(demoDeployment), apiclient.WriteOptions{FieldManager: "kubewire"})
 			if err != nil {

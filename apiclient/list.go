@@ -3,6 +3,7 @@ package apiclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -38,7 +39,7 @@ type ShardInfo struct {
 // List reads one page (all of it when opts.Limit is 0).
 func (r ResourceClient) List(ctx context.Context, opts ListOptions) (*List, error) {
 	list := &List{}
-	err := r.listEach(ctx, opts, DecodeOptions{KeepManagedFields: true}, list, func(o *Object) error {
+	err := r.listPage(ctx, r.PageGuard(), opts, DecodeOptions{KeepManagedFields: true}, list, func(o *Object) error {
 		list.Items = append(list.Items, o)
 		return nil
 	})
@@ -47,22 +48,45 @@ func (r ResourceClient) List(ctx context.Context, opts ListOptions) (*List, erro
 
 // ListEach reads one page and hands each object to fn as soon as it is decoded,
 // so a page of 10,000 pods is never held as one buffer or one slice: memory stays
-// at one object plus what fn keeps. It returns the page's ListMeta.
+// at one object plus what fn keeps. It returns the page's ListMeta. The page is
+// bounded as a list of its own (the client's ListLimits); the pages of one list
+// go through ListPage with one PageGuard.
 func (r ResourceClient) ListEach(ctx context.Context, opts ListOptions, dopts DecodeOptions, fn func(*Object) error) (ListMeta, error) {
+	return r.ListPage(ctx, r.PageGuard(), opts, dopts, fn)
+}
+
+// ListPage is ListEach for one page of the list that g follows: the page's
+// objects, its bytes and its continue token count against the list, and the
+// first bound it passes ends the page with an error wrapping ErrListLimit.
+func (r ResourceClient) ListPage(ctx context.Context, g *PageGuard, opts ListOptions, dopts DecodeOptions, fn func(*Object) error) (ListMeta, error) {
 	var header List
-	err := r.listEach(ctx, opts, dopts, &header, fn)
+	err := r.listPage(ctx, g, opts, dopts, &header, fn)
 	return header.ListMeta, err
 }
 
-// listEach fills header's TypeMeta and ListMeta and hands each item to fn.
-func (r ResourceClient) listEach(ctx context.Context, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
+// listPage fills header's TypeMeta and ListMeta and hands each item to fn,
+// reading the body, counting the items and checking the token through g.
+func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
 	req := request{verb: "GET", path: r.path("", nil), query: opts.values(), accept: r.accept(true)}
 	resp, err := r.c.do(ctx, req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	if err := decodeList(resp.Body, dopts, header, fn); err != nil {
+	err = decodeList(g.Body(resp.Body), dopts, header, func(o *Object) error {
+		if err := g.Items(1); err != nil {
+			return err
+		}
+		return fn(o)
+	})
+	if err == nil {
+		err = g.Page(header.Continue)
+	}
+	var limit listLimitError
+	if errors.As(err, &limit) {
+		err = limit // the bound says it all; where in the body it was met does not matter
+	}
+	if err != nil {
 		return fmt.Errorf("list %s: %w", r.res, gaveUp(ctx, err))
 	}
 	return nil

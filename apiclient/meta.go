@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -270,4 +272,40 @@ func stringMap(dst *map[string]string, data []byte, at int, shared bool) (int, e
 		m[k] = s
 		return end, nil
 	})
+}
+
+// DeepCopy returns a copy of m that shares nothing with it that can be changed:
+// its maps, slices and pointers are new.
+func (m ObjectMeta) DeepCopy() ObjectMeta {
+	c := m
+	c.CreationTimestamp = clonePtr(m.CreationTimestamp)
+	c.DeletionTimestamp = clonePtr(m.DeletionTimestamp)
+	c.DeletionGracePeriodSeconds = clonePtr(m.DeletionGracePeriodSeconds)
+	c.Labels = maps.Clone(m.Labels)
+	c.Annotations = maps.Clone(m.Annotations)
+	c.Finalizers = slices.Clone(m.Finalizers)
+	if m.OwnerReferences != nil {
+		c.OwnerReferences = make([]OwnerReference, len(m.OwnerReferences))
+		for i, r := range m.OwnerReferences {
+			r.Controller, r.BlockOwnerDeletion = clonePtr(r.Controller), clonePtr(r.BlockOwnerDeletion)
+			c.OwnerReferences[i] = r
+		}
+	}
+	if m.ManagedFields != nil {
+		c.ManagedFields = make([]ManagedFieldsEntry, len(m.ManagedFields))
+		for i, f := range m.ManagedFields {
+			f.Time, f.FieldsV1 = clonePtr(f.Time), slices.Clone(f.FieldsV1)
+			c.ManagedFields[i] = f
+		}
+	}
+	return c
+}
+
+// clonePtr returns a pointer to a copy of *p, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

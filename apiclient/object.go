@@ -268,17 +268,13 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// Copy returns a deep copy that is safe to change.
+// Copy returns a copy that is safe to change: TypeMeta and Metadata are copied
+// deeply (its maps and slices are new), and the rest of the object — kept as the
+// server's bytes, which nothing ever modifies — is shared. It costs the metadata's
+// maps and slices, not the object's size; a value decoded with DecodeOnce is not
+// carried over.
 func (o *Object) Copy() *Object {
-	b, err := o.MarshalJSON()
-	if err != nil {
-		panic(fmt.Sprintf("apiclient: copy of an object that cannot be encoded: %v", err)) // programmer error: Metadata always encodes
-	}
-	c, err := DecodeOptions{KeepManagedFields: true}.Decode(b)
-	if err != nil {
-		panic(fmt.Sprintf("apiclient: copy: %v", err))
-	}
-	return c
+	return &Object{TypeMeta: o.TypeMeta, Metadata: o.Metadata.DeepCopy(), raw: o.raw}
 }
 
 // jsonString encodes s as a JSON string literal.

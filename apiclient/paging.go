@@ -1,35 +1,145 @@
 package apiclient
 
-import "fmt"
-
-// Limits on one paged list (a LIST in pages, a Table in pages), whatever the
-// server sends. A server that hands back the continue token it was given, or
-// makes up a new one for every page, would otherwise keep a client paging — and
-// holding what it read — forever (issue 16). The numbers are far above any real
-// cluster: 100,000 pages is 50 million objects at the default page size of 500;
-// the largest clusters Kubernetes supports hold 150,000 pods.
-const (
-	MaxPages     = 100_000
-	MaxListItems = 10_000_000
+import (
+	"fmt"
+	"hash/maphash"
+	"io"
 )
 
-// PageGuard follows one paged list and refuses what no real server sends: the
-// same continue token twice in a row, more than MaxPages pages, more than
-// MaxListItems objects. Its zero value is ready; one list, one goroutine.
-type PageGuard struct {
-	Resource     Resource // named in errors
-	last         string
-	pages, items int
+// ListLimits bound what one list may bring in, whatever the server sends: its
+// objects and its bytes, all pages together (a LIST in pages, one unpaged LIST,
+// the pages of a Table, a streaming list's initial events). A server that makes up
+// a new continue token for every page, or sends a small gzip page that inflates
+// to gigabytes, would otherwise fill memory with a list that never ends (issues
+// 16 and 29). Give them in Options; the zero value of each field is its default.
+//
+// The defaults are far above any real list, and they bound what a hostile
+// server can cost: one list's worth of memory, once, where it was gigabytes and
+// counting (figures: `kubewire sync` against listwatch/internal/hostile, peak RSS,
+// 2 cores, 2026-11-25).
+//
+//	Bytes    1 GiB, counted after decompression. The largest clusters Kubernetes
+//	         supports hold 150,000 pods; at the 5.2 KB of the recorded pod in
+//	         testdata (managedFields included) that is 780 MB, 73% of the bound;
+//	         pods of up to 7 KB on average fit. A server that never ended its
+//	         list of such pods was stopped after 207,257 of them at 738 MB
+//	         (managedFields are dropped: 0.7 byte of memory a byte read). Objects
+//	         with nothing to drop cost more, 1.35 bytes a byte: 500,842 pods of
+//	         2.1 KB held 1.44 GB, the most these defaults allow.
+//	Objects  500,000: 150,000 pods three times over. It is the bound for small
+//	         objects, whose memory is mostly per object: 500,000 pods of 1 KB
+//	         held 868 MB, and a gzip page of 1.2 MB that inflates to two
+//	         million 150-byte pods stops at 500,000 (a million held 776 MB).
+//
+// A bound that kept every hostile list under 300 MB would refuse a real
+// cluster: 150,000 real pods need about 540 MB themselves.
+//
+// A list that needs more — a cluster past Kubernetes' limits, or pods of 10 KB
+// on average at its limits — says so in its error; raise the limits here, or with
+// the command's --max-list-mib and --max-list-objects.
+//
+// Each page is bounded by what its list has left, not by a bound of its own: a
+// server may answer a paged request with the whole list in one page
+// (kube-apiserver before 1.33 does so for resourceVersion=0 from its watch
+// cache), so a real page can be as large as a real list.
+type ListLimits struct {
+	// Bytes bounds a list's bytes after decompression; 0 means DefaultListBytes.
+	Bytes int64
+	// Objects bounds a list's objects; 0 means DefaultListObjects.
+	Objects int
 }
 
-// Items is told of n more objects read; it returns an error past
-// MaxListItems. Call it per object where a page streams, so that one endless
-// page is stopped too.
+const (
+	DefaultListBytes   = 1 << 30
+	DefaultListObjects = 500_000
+	// MaxPages bounds the pages of one list: 100,000 pages is 50 million objects
+	// at the default page size of 500. It stops a server that sends pages with
+	// nothing in them, which the other bounds would take long to notice.
+	MaxPages = 100_000
+)
+
+func (l ListLimits) withDefaults() ListLimits {
+	if l.Bytes <= 0 {
+		l.Bytes = DefaultListBytes
+	}
+	if l.Objects <= 0 {
+		l.Objects = DefaultListObjects
+	}
+	return l
+}
+
+// ErrListLimit is wrapped by every error of a list that a PageGuard stopped: over
+// its ListLimits, past MaxPages, or a continue token that came before. No real
+// server sends such a list, and the same request would be stopped the same way:
+// errors.Is(err, ErrListLimit) tells a caller that trying again will not help.
+var ErrListLimit error = listLimitError("the list is refused")
+
+type listLimitError string
+
+func (e listLimitError) Error() string        { return string(e) }
+func (e listLimitError) Is(target error) bool { return target == ErrListLimit }
+
+// PageGuard follows one list and refuses what no real server sends: more
+// objects or bytes than its Limits, more than MaxPages pages, and a continue
+// token already seen in this list, in any position (the same token twice in a
+// row, or A, B, A, B). ResourceClient.PageGuard makes one with the client's
+// ListLimits; the zero value has the defaults. One list, one goroutine.
+//
+// Its memory is 8 bytes and a map entry per page: it keeps a hash of each token
+// (hash/maphash, with a seed of its own, so that a server cannot choose tokens
+// that collide), never the token.
+type PageGuard struct {
+	Resource Resource // what is listed, for the errors of whoever wraps the guard's
+	Limits   ListLimits
+
+	pages, items int
+	bytes        int64
+	seen         map[uint64]int // hash of a continue token → the page that sent it
+	seed         maphash.Seed
+}
+
+// PageGuard returns a guard for one list of this resource, with the client's
+// ListLimits.
+func (r ResourceClient) PageGuard() *PageGuard {
+	return &PageGuard{Resource: r.res, Limits: r.c.listLimits}
+}
+
+// Items is told of n more objects read; it returns an error past Limits.Objects.
+// Call it per object where a page streams, so that one endless page is stopped too.
 func (g *PageGuard) Items(n int) error {
-	if g.items += n; g.items > MaxListItems {
-		return fmt.Errorf("more than %d objects in one list: refused", MaxListItems)
+	max := g.Limits.withDefaults().Objects
+	if g.items += n; g.items > max {
+		return listLimitError(fmt.Sprintf("more than %d objects in one list: refused (ListLimits.Objects, --max-list-objects)", max))
 	}
 	return nil
+}
+
+// Body returns body bounded by the bytes the list has left: reading past them
+// is an error that says the list is over Limits.Bytes. What is read counts
+// against the list. Use it for every page of the list, one after the other.
+func (g *PageGuard) Body(body io.Reader) io.Reader {
+	return &limitedBody{r: body, left: g.Limits.withDefaults().Bytes - g.bytes, read: &g.bytes, over: g.overBytes}
+}
+
+// Bytes is told of n more bytes read outside Body (a streaming list's events);
+// it returns an error past Limits.Bytes.
+func (g *PageGuard) Bytes(n int64) error {
+	if g.bytes += n; g.bytes > g.Limits.withDefaults().Bytes {
+		return g.overBytes()
+	}
+	return nil
+}
+
+func (g *PageGuard) overBytes() error {
+	return listLimitError(fmt.Sprintf("the list is over %s (decompressed) after %d objects: refused (ListLimits.Bytes, --max-list-mib)", size(g.Limits.withDefaults().Bytes), g.items))
+}
+
+// size writes n in MiB, or in bytes when under one.
+func size(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 // Page is told of each page read and its continue token ("" on the last). It
@@ -37,16 +147,25 @@ func (g *PageGuard) Items(n int) error {
 // was listed.
 func (g *PageGuard) Page(next string) error {
 	g.pages++
-	switch {
-	case next != "" && next == g.last:
-		return fmt.Errorf("the server sent the same continue token twice (page %d): the list would never end", g.pages)
-	case next != "" && g.pages >= MaxPages:
-		return fmt.Errorf("more than %d pages: the server does not end the list", MaxPages)
+	if next == "" {
+		return nil
 	}
-	g.last = next
+	if g.pages >= MaxPages {
+		return listLimitError(fmt.Sprintf("more than %d pages: the server does not end the list", MaxPages))
+	}
+	if g.seen == nil {
+		g.seen, g.seed = map[uint64]int{}, maphash.MakeSeed()
+	}
+	h := maphash.String(g.seed, next)
+	if p, ok := g.seen[h]; ok {
+		return listLimitError(fmt.Sprintf("page %d has the continue token of page %d: the list would never end", g.pages, p))
+	}
+	g.seen[h] = g.pages
 	return nil
 }
 
-// Restart forgets the pages read so far: the list starts over (after an expired
-// continue token).
-func (g *PageGuard) Restart() { g.last, g.pages, g.items = "", 0, 0 }
+// Restart forgets the objects and bytes read so far: the list starts over (after
+// an expired continue token), and the objects are dropped. The pages and the
+// tokens seen still count: a server that makes a list start over again and
+// again is still stopped.
+func (g *PageGuard) Restart() { g.items, g.bytes = 0, 0 }

@@ -3,9 +3,11 @@ package apiclient
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -34,7 +36,8 @@ const maxErrorBody = 1 << 20
 // do sends r and returns the response of a 2xx answer, whose body the caller must
 // close. Everything else becomes an error:
 //
-//   - a transport failure: "GET https://host/api/v1/pods: dial tcp …: connection refused";
+//   - a transport failure: "GET https://host/api/v1/pods: dial tcp …: connection refused"
+//     (IsUnreachable: no answer came);
 //   - a non-2xx answer: a *StatusError carrying the server's Status (or, when the
 //     body is not a Status, the code and a trimmed line of the body).
 //
@@ -62,7 +65,11 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		}
 		resp, err := c.send(ctx, r, u.String())
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.verb, where, unwrapURLError(gaveUp(ctx, err)))
+			err = unwrapURLError(gaveUp(ctx, err))
+			if ctx.Err() == nil && noAnswer(err) {
+				err = &noAnswerError{err} // IsUnreachable
+			}
+			return nil, fmt.Errorf("%s %s: %w", r.verb, where, err)
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return resp, nil
@@ -86,7 +93,8 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	}
 }
 
-// send makes one HTTP request and reports it to OnRequest.
+// send makes one HTTP request and reports it to OnSend as it goes, and to
+// OnRequest once answered.
 func (c *Client) send(ctx context.Context, r request, u string) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
@@ -108,6 +116,9 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 			ct = "application/json"
 		}
 		req.Header.Set("Content-Type", ct)
+	}
+	if c.OnSend != nil {
+		c.OnSend(RequestInfo{Verb: r.verb, URL: req.URL.Redacted()})
 	}
 	start := c.clock.Now()
 	resp, err := c.http.Do(req)
@@ -155,6 +166,21 @@ const maxRetryAfter = time.Minute
 func drain(body io.ReadCloser) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxErrorBody))
 	body.Close()
+}
+
+// noAnswer reports whether a transport failure means that the server did not
+// answer: the connection could not be made, or broke before a response came
+// (refused, reset, closed, timed out). A failure on this side — credentials an
+// exec plugin could not make, a certificate that does not verify, a TLS alert
+// the server sent — is not: the server may be well, and asking it again soon
+// would not help.
+func noAnswer(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op.Op != "remote error"
+	}
+	var ne net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // unwrapURLError drops the *url.Error wrapper, whose message repeats the method
@@ -240,29 +266,39 @@ func gaveUp(ctx context.Context, err error) error {
 // a GET or a write answers, is bounded like a watch event: maxEvent.)
 const maxDocument = 64 << 20
 
-// limitBody reads body up to limit bytes, then fails rather than reading on.
+// limitBody reads body up to limit bytes, then fails rather than reading on. It is
+// the one byte bound of the package: a document here, every page of a list
+// through PageGuard.Body.
 func limitBody(body io.Reader, limit int64) io.Reader {
-	return &limitedBody{r: body, left: limit, limit: limit}
+	return &limitedBody{r: body, left: limit, over: func() error {
+		return fmt.Errorf("the response is over %d MiB (decompressed): refused", limit>>20)
+	}}
 }
 
+// limitedBody reads r until left is spent; then only the end of r may follow,
+// and anything more is the error over makes.
 type limitedBody struct {
-	r           io.Reader
-	left, limit int64
+	r    io.Reader
+	left int64
+	over func() error
+	read *int64 // when set, counts what is read
 }
 
 func (l *limitedBody) Read(p []byte) (int, error) {
 	if l.left <= 0 {
-		// At the limit: only the end of the body may follow.
 		var probe [1]byte
 		if n, err := l.r.Read(probe[:]); n == 0 && err != nil {
 			return 0, err
 		}
-		return 0, fmt.Errorf("the response is over %d MiB (decompressed): refused", l.limit>>20)
+		return 0, l.over()
 	}
 	if int64(len(p)) > l.left {
 		p = p[:l.left]
 	}
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
+	if l.read != nil {
+		*l.read += int64(n)
+	}
 	return n, err
 }

@@ -42,7 +42,7 @@ const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/js
 // aggregated API server may do; the caller then has to make its own columns.
 func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions) (t *Table, ok bool, err error) {
 	t = &Table{}
-	var guard PageGuard
+	g := r.PageGuard()
 	for {
 		q := opts.values()
 		q.Set("includeObject", "Metadata")
@@ -55,7 +55,9 @@ func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions
 			Kind     string   `json:"kind"`
 			Metadata ListMeta `json:"metadata"`
 		}
-		dec := json.NewDecoder(limitBody(resp.Body, maxDocument))
+		// A page is read whole, so it is a document (64 MiB at most) as well as a
+		// part of the list.
+		dec := json.NewDecoder(g.Body(limitBody(resp.Body, maxDocument)))
 		dec.UseNumber()
 		err = dec.Decode(&page)
 		resp.Body.Close()
@@ -69,11 +71,14 @@ func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions
 			t.Columns = page.Columns
 		}
 		t.Rows = append(t.Rows, page.Rows...)
-		if page.Metadata.Continue == "" || name != "" {
+		if name != "" {
 			return t, true, nil
 		}
-		if err := cmp.Or(guard.Items(len(page.Rows)), guard.Page(page.Metadata.Continue)); err != nil {
+		if err := cmp.Or(g.Items(len(page.Rows)), g.Page(page.Metadata.Continue)); err != nil {
 			return nil, false, fmt.Errorf("table %s: %w", r.res, err)
+		}
+		if page.Metadata.Continue == "" {
+			return t, true, nil
 		}
 		opts.Continue = page.Metadata.Continue
 	}

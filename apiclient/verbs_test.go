@@ -137,14 +137,11 @@ func TestTyped_List_reads_one_page(t *testing.T) {
 		queries = append(queries, r.URL.RawQuery)
 		writeJSON(w, 200, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"50","continue":"p2"},"items":[{"metadata":{"name":"a","namespace":"default"}}]}`)
 	})
-	type pod struct {
-		Metadata apiclient.ObjectMeta `json:"metadata"`
-	}
-	pods, meta, err := apiclient.NewTyped[pod](c.Resource(apiclient.Pods).Namespace("default")).List(context.Background(), apiclient.ListOptions{Limit: 1})
+	pods, meta, err := apiclient.NewTyped[typedPod](c).Namespace("default").List(context.Background(), apiclient.ListOptions{Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pods) != 1 || pods[0].Metadata.Name != "a" || meta.ResourceVersion != "50" || meta.Continue != "p2" {
+	if len(pods) != 1 || pods[0].Name != "a" || meta.ResourceVersion != "50" || meta.Continue != "p2" {
 		t.Fatalf("pods %+v, meta %+v", pods, meta)
 	}
 	if got, want := strings.Join(queries, " "), "limit=1"; got != want {
@@ -168,20 +165,13 @@ func TestList_of_a_cut_or_malformed_body_fails_with_where(t *testing.T) {
 }
 
 func TestTyped_decodes_into_the_users_struct(t *testing.T) {
-	type deployment struct {
-		apiclient.TypeMeta
-		Metadata apiclient.ObjectMeta `json:"metadata"`
-		Spec     struct {
-			Replicas *int32 `json:"replicas"`
-		} `json:"spec"`
-	}
 	c, got := recordingServer(t, 200, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"prod"},"spec":{"replicas":3,"Replicas":7}}`)
-	deployments := apiclient.NewTyped[deployment](c.Resource(apiclient.Deployments).Namespace("prod"))
+	deployments := apiclient.NewTyped[typedDeployment](c).Namespace("prod")
 	d, err := deployments.Get(context.Background(), "web")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Kind != "Deployment" || d.Metadata.Name != "web" || *d.Spec.Replicas != 3 {
+	if d.Kind != "Deployment" || d.Name != "web" || *d.Spec.Replicas != 3 {
 		t.Fatalf("got %+v replicas %d", d, *d.Spec.Replicas)
 	}
 	one := int32(1)
@@ -259,3 +249,21 @@ func TestVerbs_escape_names_once(t *testing.T) {
 		t.Fatalf("the server saw %q, want %q", paths, want)
 	}
 }
+
+// typedPod and typedDeployment are TypedObjects of the tests' own, declaring
+// only what the tests read.
+type typedPod struct {
+	apiclient.ObjectMeta `json:"metadata"`
+}
+
+func (*typedPod) Resource() apiclient.Resource { return apiclient.Pods }
+
+type typedDeployment struct {
+	apiclient.TypeMeta
+	apiclient.ObjectMeta `json:"metadata"`
+	Spec                 struct {
+		Replicas *int32 `json:"replicas"`
+	} `json:"spec"`
+}
+
+func (*typedDeployment) Resource() apiclient.Resource { return apiclient.Deployments }

@@ -14,8 +14,8 @@ import (
 // server — which is why the selector and the template's labels are declared too.
 type walkDeployment struct {
 	apiclient.TypeMeta
-	Metadata apiclient.ObjectMeta `json:"metadata"`
-	Spec     struct {
+	apiclient.ObjectMeta `json:"metadata"`
+	Spec                 struct {
 		Replicas *int32         `json:"replicas,omitempty"`
 		Selector map[string]any `json:"selector"`
 		Template struct {
@@ -29,6 +29,9 @@ type walkDeployment struct {
 		} `json:"template"`
 	} `json:"spec"`
 }
+
+// Resource links the type to the resource it stands for (apiclient.TypedObject).
+func (*walkDeployment) Resource() apiclient.Resource { return apiclient.Deployments }
 
 // The classic client-go Deployment walk-through (create, update, list, delete),
 // step by step, against the in-memory API server. integration_test.go
@@ -49,7 +52,7 @@ func Example_deploymentWalkthrough() {
 	rc := client.Resource(apiclient.Deployments).Namespace("default")
 	// The same resource, spoken in our own struct: what a generated clientset
 	// gives in client-go, without the generated code.
-	deployments := apiclient.NewTyped[walkDeployment](rc)
+	deployments := apiclient.NewTyped[walkDeployment](client).Namespace("default")
 
 	// Create. The body is plain JSON, as kubectl would send it; the server
 	// answers with the stored object, which carries its first resourceVersion.

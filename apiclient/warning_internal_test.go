@@ -1,8 +1,13 @@
 package apiclient
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 	"unicode/utf8"
 )
 
@@ -38,4 +43,41 @@ func FuzzWarning(f *testing.F) {
 			t.Fatalf("parseWarning(%q) = %q: invalid UTF-8 from valid", h, got)
 		}
 	})
+}
+
+// Issue 29: a server sending 500 distinct warnings on every response (one
+// every 100 ms, as an idle `run foo --shards` makes them) made 25,000 log lines
+// in 20 s, and a 200 KB warning was one 200 KB line. Now: at most warningLines
+// a minute, the rest counted, and each line cut to maxWarningBytes.
+func TestWarnings_a_flood_is_rate_limited_and_each_warning_cut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var out bytes.Buffer
+		w := &warnings{log: slog.New(slog.NewTextHandler(&out, nil))}
+		for response := range 200 { // 20 s
+			for i := range 500 {
+				w.warn(fmt.Sprintf("warning %d of response %d", i, response))
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(warningWindow) // the next window: one line, with the count of those not logged
+		w.warn(strings.Repeat("x", 200<<10))
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) != warningLines+1 {
+			t.Fatalf("%d lines logged for 100,001 distinct warnings in 20 s, want %d:\n%s…", len(lines), warningLines+1, strings.Join(lines[:5], "\n"))
+		}
+		last := lines[len(lines)-1]
+		if len(last) > maxWarningBytes+200 || !strings.Contains(last, "more bytes") || !strings.Contains(last, "notLogged=") {
+			t.Fatalf("the 200 KB warning's line: %d bytes, %.200q…; want it cut to about %d bytes, saying what was cut and how many warnings were not logged", len(last), last, maxWarningBytes)
+		}
+	})
+}
+
+func TestCutWarning_cuts_on_a_character_boundary(t *testing.T) {
+	got := cutWarning(strings.Repeat("é", maxWarningBytes)) // 2 bytes each
+	if !utf8.ValidString(got) || len(got) > maxWarningBytes+30 {
+		t.Fatalf("cutWarning: %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	if short := "a short warning"; cutWarning(short) != short {
+		t.Fatalf("cutWarning(%q) = %q", short, cutWarning(short))
+	}
 }

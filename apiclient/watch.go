@@ -175,6 +175,12 @@ func (w *Watcher) streamError(err error) error {
 	return fmt.Errorf("%s: %w", w.where, err)
 }
 
+// Offset is how many bytes of the stream the Watcher has read, after
+// decompression: the events Next returned and the space between them. A
+// streaming list's initial events count against the list's bytes with it
+// (listwatch).
+func (w *Watcher) Offset() int64 { return w.frames.Offset() }
+
 // Close ends the watch and releases its connection. Safe to call more than once
 // and from another goroutine than Next's.
 func (w *Watcher) Close() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -18,105 +19,58 @@ import (
 // (doc.go, "Failure handling", says why not client-go's 1000 s).
 const DefaultMaxBackoff = 5 * time.Minute
 
-// Options tune a Controller. The zero value is usable: one worker, retries
-// without a limit, the default Limiter, the real clock, no reconcile timeout,
-// 30 s to finish on shutdown.
-type Options struct {
-	Workers int
-	// MaxRetries, when positive, drops a Request whose Reconcile has failed
-	// MaxRetries+1 times in a row (one try and MaxRetries retries): it is logged
-	// at ERROR and counted in Stats.Dropped. 0 retries without a limit.
-	MaxRetries int
-	// Limiter spaces the retries of failing Requests; nil means the per-Request
-	// backoff from 5 ms doubling to DefaultMaxBackoff, and, over all Requests, 10
-	// retries a second after a burst of 100 (queue.DefaultLimiter's bucket),
-	// whichever delay is longer.
-	Limiter queue.Limiter[Request]
-	// Clock times the queue's delays and metrics and the shutdown timeout; nil
-	// means RealClock. Use the Manager's Clock here too (clock.go).
-	Clock Clock
-	// ResyncPeriod, when positive, reconciles every cached object of each watched
-	// informer this often even if nothing changed: a safety net for a world that
-	// drifted without an event (controller-runtime's SyncPeriod).
-	ResyncPeriod time.Duration
-	// ReconcileTimeout, when positive, is the deadline of each Reconcile's
-	// context (controller-runtime's ReconciliationTimeout). It is wall-clock time
-	// (context.WithTimeout): Clock does not move it.
-	ReconcileTimeout time.Duration
-	// ShutdownTimeout bounds how long Run waits, after its context is done, for
-	// reconciles in flight; then their context is cancelled too. A reconcile that
-	// ignores that cancellation gets one more ShutdownTimeout, after which Run
-	// returns an error and leaves it running: shutdown never waits longer than
-	// twice this.
-	ShutdownTimeout time.Duration
-	Log             *slog.Logger
-	// Trace, when set, is given one line per step ("queue add default/web depth=1",
-	// "controller reconcile default/web ok 1.2ms").
-	Trace func(line string)
-}
-
 // Controller runs a Reconciler over the Requests its watched informers produce:
 //
 //	informer ─▶ handler ─▶ queue.Add(Request) ─▶ worker: Get ─▶ Reconcile ─▶ Done
 //	                                                  ▲            │ error, Requeue: AddRateLimited
 //	                                                  └────────────┘ RequeueAfter: AddAfter
 //
-// Build it with New, connect informers with Watch, and Run it. Safe for
+// Build it with New(m, …).For(…)…Complete(r): the Manager runs it. Safe for
 // concurrent use.
 type Controller struct {
 	name       string
 	reconciler Reconciler
 	queue      *queue.Queue[Request]
 	opts       Options
+	// log, trace and clock are the Manager's (ManagerOptions).
+	log   *slog.Logger
+	trace func(trace.Event)
+	clock Clock
 
-	mu       sync.Mutex // guards state, regs and failures
-	state    runState
+	mu       sync.Mutex // guards started, regs and failures
+	started  bool
 	regs     []*informer.Registration // Run waits for these to sync
 	failures map[Request]int          // failures in a row, kept only with MaxRetries
 
 	traceMu sync.Mutex // with a trace: a queue add and its line, one at a time (add)
 
-	// primary is the informer of the controller's own objects, the first one
-	// watched without a mapping; admit, set by a sharded Manager's Add, is asked
-	// before each reconcile whether this replica may reconcile the Request now
-	// (manager_sharding.go).
+	// primary is the informer of the controller's own objects (For); admit,
+	// set by a sharded Manager, is asked before each reconcile whether this
+	// replica may reconcile the Request now (manager_sharding.go).
 	primary *informer.Informer
 	admit   func(context.Context, Request) (_ context.Context, release func(), ok bool)
 
 	stats stats
 }
 
-// runState is where a Controller is in its life: Watch and Run check it.
-type runState uint8
-
-const (
-	notStarted runState = iota
-	running             // Run has been called and has not returned
-	stopped             // Run has returned; nothing takes Requests any more
-)
-
-// New builds a controller; it does nothing until Run.
-func New(name string, r Reconciler, opts Options) *Controller {
+// newController is what Builder.Complete builds: the defaults of Options filled
+// in, the Manager's logger, trace and clock.
+func newController(m *Manager, name string, r Reconciler, opts Options) *Controller {
 	if opts.Workers <= 0 {
 		opts.Workers = 1
 	}
-	if opts.Clock == nil {
-		opts.Clock = RealClock{}
-	}
+	clock := m.clock()
 	if opts.Limiter == nil {
 		opts.Limiter = queue.MaxOf(
 			queue.NewExponential[Request](queue.DefaultBaseDelay, DefaultMaxBackoff),
-			queue.NewTokenBucket[Request](opts.Clock, queue.DefaultQPS, queue.DefaultBurst, queue.DefaultBucketMaxDelay),
+			queue.NewTokenBucket[Request](clock, queue.DefaultQPS, queue.DefaultBurst, queue.DefaultBucketMaxDelay),
 		)
 	}
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = 30 * time.Second
 	}
-	if opts.Log == nil {
-		opts.Log = slog.Default()
-	}
-	q := queue.New(queue.Config[Request]{Clock: opts.Clock, Limiter: opts.Limiter})
-	c := &Controller{name: name, reconciler: r, queue: q, opts: opts}
+	q := queue.New(queue.Config[Request]{Clock: clock, Limiter: opts.Limiter})
+	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: m.opts.Log, trace: m.opts.Trace, clock: clock}
 	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}
@@ -130,35 +84,31 @@ func (c *Controller) Name() string { return c.name }
 // Queue is the controller's workqueue, for metrics.
 func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 
-// Run waits until the handlers its Watch calls registered have each been given
+// run waits until the handlers its watches registered have each been given
 // their informer's initial list, starts the workers, and blocks until ctx is
 // done. Then it stops handing out work, gives the reconciles in flight
 // ShutdownTimeout to finish, and returns (see Options.ShutdownTimeout for a
 // reconcile that hangs). Workers start only after sync: a Reconcile that reads a
 // half-filled cache would take missing objects for deleted ones. Run waits for its
 // own handlers only, not for every handler of a shared informer: another
-// controller's slow handler does not hold this one back. Run is called once.
-func (c *Controller) Run(ctx context.Context) error {
+// controller's slow handler does not hold this one back. The Manager calls it,
+// once.
+func (c *Controller) run(ctx context.Context) error {
 	c.mu.Lock()
-	if c.state != notStarted {
+	if c.started {
 		c.mu.Unlock()
-		return fmt.Errorf("controller %s: Run called twice", c.name)
+		return fmt.Errorf("controller %s: run twice", c.name)
 	}
-	c.state = running
+	c.started = true
 	regs := c.regs
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.state = stopped
-		c.mu.Unlock()
-	}()
 	for _, reg := range regs {
 		if !reg.WaitForSync(ctx) {
 			c.queue.ShutDown()
 			return fmt.Errorf("controller %s: %w", c.name, ctx.Err())
 		}
 	}
-	c.opts.Log.Info("controller started", "controller", c.name, "workers", c.opts.Workers)
+	c.log.Info("controller started", "controller", c.name, "workers", c.opts.Workers)
 
 	// Reconciles get a context of their own, cancelled only when the shutdown
 	// timeout has passed, so a clean shutdown lets them finish their writes.
@@ -188,12 +138,12 @@ func (c *Controller) Run(ctx context.Context) error {
 	abandon := make(chan struct{})
 	var mu sync.Mutex
 	var grace queue.Timer
-	timer := c.opts.Clock.AfterFunc(c.opts.ShutdownTimeout, func() {
-		c.opts.Log.Warn("reconciles still running at the shutdown timeout; cancelling them", "controller", c.name)
+	timer := c.clock.AfterFunc(c.opts.ShutdownTimeout, func() {
+		c.log.Warn("reconciles still running at the shutdown timeout; cancelling them", "controller", c.name)
 		cancelWork()
 		mu.Lock()
 		defer mu.Unlock()
-		grace = c.opts.Clock.AfterFunc(c.opts.ShutdownTimeout, func() { close(abandon) })
+		grace = c.clock.AfterFunc(c.opts.ShutdownTimeout, func() { close(abandon) })
 	})
 	select {
 	case <-finished:
@@ -201,7 +151,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		select {
 		case <-finished: // both at once: the workers did finish
 		default:
-			c.opts.Log.Error("reconciles ignored their cancelled context; leaving them running", "controller", c.name)
+			c.log.Error("reconciles ignored their cancelled context; leaving them running", "controller", c.name)
 			return fmt.Errorf("controller %s: reconciles still running %s after shutdown began, their context cancelled for %s; left running",
 				c.name, 2*c.opts.ShutdownTimeout, c.opts.ShutdownTimeout)
 		}
@@ -212,7 +162,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		grace.Stop()
 	}
 	mu.Unlock()
-	c.opts.Log.Info("controller stopped", "controller", c.name)
+	c.log.Info("controller stopped", "controller", c.name)
 	return nil
 }
 
@@ -239,23 +189,23 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 			// controller reconciles only what its cache holds in its ranges.
 			c.queue.Forget(req)
 			c.forgetFailures(req)
-			c.trace("controller skip %s (not in this replica's shard)", req)
+			c.emit(trace.Event{Stage: trace.Controller, Verb: "skip", Key: req.String()})
 			return true
 		}
 		defer release()
 		ctx = admitted
 	}
 
-	if c.opts.Trace != nil {
+	if c.trace != nil {
 		c.traceMu.Lock() // after the "queue add" of req (add)
-		c.trace("controller reconcile %s start", req)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "start"})
 		c.traceMu.Unlock()
 	}
-	start := c.opts.Clock.Now()
+	start := c.clock.Now()
 	c.stats.active.Add(1)
 	res, err := c.reconcile(ctx, req)
 	c.stats.active.Add(-1)
-	took := c.opts.Clock.Since(start)
+	took := c.clock.Since(start)
 	c.stats.observe(took, err)
 	if err != nil {
 		c.failed(req, err)
@@ -268,15 +218,15 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		// the start again.
 		c.queue.Forget(req)
 		c.queue.AddAfter(req, res.RequeueAfter)
-		c.trace("controller reconcile %s ok %s, requeue after %s", req, took, res.RequeueAfter)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "ok", Took: took, RequeueAfter: res.RequeueAfter})
 	case res.Requeue:
 		// Not Forget: a Request that keeps asking backs off as a failing one does.
 		c.queue.AddRateLimited(req)
 		c.stats.requeues.Add(1)
-		c.trace("controller reconcile %s ok %s, requeue (rate-limited)", req, took)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "requeue", Took: took})
 	default:
 		c.queue.Forget(req)
-		c.trace("controller reconcile %s ok %s", req, took)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "ok", Took: took})
 	}
 	return true
 }
@@ -288,7 +238,7 @@ func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, er
 	defer func() {
 		if p := recover(); p != nil {
 			c.stats.panics.Add(1)
-			c.opts.Log.Error("reconcile panicked", "controller", c.name, "request", req.String(), "panic", p, "stack", string(debug.Stack()))
+			c.log.Error("reconcile panicked", "controller", c.name, "request", req.String(), "panic", p, "stack", string(debug.Stack()))
 			err = fmt.Errorf("reconcile %s panicked: %v", req, p)
 		}
 	}()
@@ -300,8 +250,9 @@ func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, er
 	return c.reconciler.Reconcile(ctx, req)
 }
 
-func (c *Controller) trace(format string, args ...any) {
-	if c.opts.Trace != nil {
-		c.opts.Trace(fmt.Sprintf(format, args...))
+// emit hands e to the trace, if there is one.
+func (c *Controller) emit(e trace.Event) {
+	if c.trace != nil {
+		c.trace(e)
 	}
 }

@@ -4,17 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/informer/informertest"
 )
 
@@ -55,29 +53,24 @@ func (r *reconcileLog) Reconcile(ctx context.Context, req controller.Request) (c
 }
 
 type fixture struct {
-	ctrl   *controller.Controller
-	clock  *apitest.Clock
-	src    *informertest.Script
-	rec    *reconcileLog
-	cancel context.CancelFunc
-	done   chan error
+	ctrl  *controller.Controller
+	clock *apitest.Clock
+	src   *informertest.Script
+	rec   *reconcileLog
+	tm    *testManager
 }
 
-// newController runs a controller over a scripted pod informer.
-func newController(t *testing.T, rec *reconcileLog, opts controller.Options) *fixture {
+// newController runs a controller of pods on a testManager, its pods informer
+// fed by a script, after an empty initial list.
+func newController(t *testing.T, rec controller.Reconciler, opts controller.Options) *fixture {
 	t.Helper()
-	clock := apitest.NewClock()
-	opts.Clock = clock
-	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	inf, src, start := newInformer(t, informer.Options{})
-	ctrl := controller.New("pods", rec, opts)
-	ctrl.Watch(inf, nil)
-	start()
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &fixture{ctrl: ctrl, clock: clock, src: src, rec: rec, cancel: cancel, done: make(chan error, 1)}
-	go func() { f.done <- ctrl.Run(ctx) }()
-	t.Cleanup(cancel)
-	must(t, src.Sink.Replace(nil, "1"))
+	tm := newTestManager(t, controller.ManagerOptions{})
+	ctrl, err := controller.New(tm.Manager, "pods", opts).For(apiclient.Pods).Complete(rec)
+	must(t, err)
+	tm.start(t)
+	f := &fixture{ctrl: ctrl, clock: tm.clock, src: tm.scripts.of(t, "pods"), tm: tm}
+	f.rec, _ = rec.(*reconcileLog)
+	must(t, f.src.Sink.Replace(nil, "1"))
 	return f
 }
 
@@ -178,10 +171,10 @@ func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T
 	must(t, f.src.Sink.Add(pod("a", "2")))
 	must(t, f.src.Sink.Add(pod("b", "2")))
 	<-rec.started // a reconcile is in flight (one worker: a)
-	f.cancel()
+	f.tm.cancel()
 	waitForTimer(f.clock) // the shutdown timer is armed: Run is waiting
 	select {
-	case <-f.done:
+	case <-f.tm.done:
 		t.Fatal("Run returned while a reconcile was in flight")
 	default:
 	}
@@ -189,7 +182,7 @@ func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T
 	if got := <-rec.calls; got != "default/a cancelled" {
 		t.Fatalf("got %q", got)
 	}
-	if err := <-f.done; err != nil {
+	if err := f.tm.stop(); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -213,21 +206,13 @@ func (h *hungReconciler) Reconcile(_ context.Context, req controller.Request) (c
 }
 
 func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation(t *testing.T) {
-	clock := apitest.NewClock()
 	hung := &hungReconciler{started: make(chan string, 1), release: make(chan struct{})}
 	defer close(hung.release) // the goroutine left behind ends with the test
-	inf, src, start := newInformer(t, informer.Options{})
-	ctrl := controller.New("pods", hung, controller.Options{Clock: clock, ShutdownTimeout: 10 * time.Second,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ctrl.Watch(inf, nil)
-	start()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ctrl.Run(ctx) }()
-	must(t, src.Sink.Replace(nil, "1"))
-	must(t, src.Sink.Add(pod("a", "2")))
+	f := newController(t, hung, controller.Options{ShutdownTimeout: 10 * time.Second})
+	clock, done := f.clock, f.tm.done
+	must(t, f.src.Sink.Add(pod("a", "2")))
 	<-hung.started
-	cancel()
+	f.tm.cancel()
 	waitForTimer(clock)
 	clock.Step(10 * time.Second) // the reconcile's context is cancelled; it takes no notice
 	// The grace timer is armed (old code armed none and waited without bound; the
@@ -238,15 +223,15 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 		}
 	}
 	select {
-	case err := <-done:
-		t.Fatalf("Run returned (%v) at the first timeout, before the cancelled reconcile's grace", err)
+	case <-done:
+		t.Fatalf("Run returned (%v) at the first timeout, before the cancelled reconcile's grace", f.tm.err)
 	default:
 	}
 	clock.Step(10 * time.Second)
 	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "still running 20s after shutdown began") {
-			t.Fatalf("Run returned %v, want an error saying the reconcile was left running", err)
+	case <-done:
+		if err := f.tm.err; err == nil || !strings.Contains(err.Error(), "still running 20s after shutdown began") {
+			t.Fatalf("Manager.Run returned %v, want an error saying the reconcile was left running", err)
 		}
 	case <-time.After(time.Minute): // a watchdog, not a timing assertion: old code blocked forever
 		t.Fatal("Run is still waiting for a reconcile that ignores its context, 20 fake seconds after shutdown began")

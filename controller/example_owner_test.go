@@ -7,25 +7,33 @@ import (
 	"github.com/kubewire/kubewire/controller"
 )
 
-// A Foo's Deployment carries a controller reference to it, and a change to the
-// Deployment is mapped back to the Foo's Request.
-func ExampleSetControllerReference() {
-	foos := apiclient.Resource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Name: "foos", Kind: "Foo", Namespaced: true}
-	foo := apiclient.ObjectMeta{Name: "example-foo", Namespace: "default", UID: "8c3ff2d4"}
-	deployment := &apiclient.Object{Metadata: apiclient.ObjectMeta{Name: "example-foo", Namespace: "default"}}
-	if err := controller.SetControllerReference(&deployment.Metadata, foos, &foo); err != nil {
-		fmt.Println(err)
-	}
-	ref := deployment.Metadata.OwnerReferences[0]
-	fmt.Println(ref.APIVersion, ref.Kind, ref.Name, *ref.Controller, *ref.BlockOwnerDeletion)
-	fmt.Println(controller.ToOwner(foos)(deployment))
+// exampleFoo is a custom resource of the Examples' own: a TypedObject.
+type exampleFoo struct {
+	apiclient.TypeMeta
+	apiclient.ObjectMeta `json:"metadata"`
+}
 
-	someoneElse := apiclient.ObjectMeta{Name: "other", Namespace: "default", UID: "0a77e1c9"}
-	fmt.Println(controller.SetControllerReference(&deployment.Metadata, foos, &someoneElse))
+func (*exampleFoo) Resource() apiclient.Resource {
+	return apiclient.Resource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Name: "foos", Kind: "Foo", Namespaced: true}
+}
+
+// A Foo's Deployment is made with the Foo as its controller owner; a Deployment
+// someone else made is not the Foo's.
+func ExampleChildOf() {
+	foo := &exampleFoo{ObjectMeta: apiclient.ObjectMeta{Name: "example-foo", Namespace: "default", UID: "8c3ff2d4"}}
+	meta := controller.ChildOf(foo, "example-foo-web")
+	ref := meta.OwnerReferences[0]
+	fmt.Println(meta.Namespace, meta.Name)
+	fmt.Println(ref.APIVersion, ref.Kind, ref.Name, ref.UID, *ref.Controller, *ref.BlockOwnerDeletion)
+	fmt.Println(controller.IsControlledBy(&meta, foo))
+
+	someoneElses := apiclient.ObjectMeta{Name: "example-foo-web", Namespace: "default"}
+	fmt.Println(controller.IsControlledBy(&someoneElses, foo))
 	// Output:
-	// samplecontroller.k8s.io/v1alpha1 Foo example-foo true true
-	// [default/example-foo]
-	// default/example-foo is already controlled by Foo example-foo (uid 8c3ff2d4)
+	// default example-foo-web
+	// samplecontroller.k8s.io/v1alpha1 Foo example-foo 8c3ff2d4 true true
+	// true
+	// false
 }
 
 // A controller that writes its object's status watches it with

@@ -12,7 +12,15 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 )
+
+// examplePodView is as much of a pod as the Examples read: a TypedObject.
+type examplePodView struct {
+	apiclient.ObjectMeta `json:"metadata"`
+}
+
+func (*examplePodView) Resource() apiclient.Resource { return apiclient.Pods }
 
 // examplePod is the JSON of a bare pod in "default": the in-memory server does no
 // defaulting or validation, so name and namespace are all it needs.
@@ -24,8 +32,9 @@ func examplePod(name string) []byte {
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // exampleManager starts an API server in memory that holds the pods named (in
-// "default"), and a Manager on it. The caller closes the server.
-func exampleManager(pods ...string) (*apitest.Server, *controller.Manager, error) {
+// "default"), and a Manager on it, working in "default" with opts. The caller
+// closes the server.
+func exampleManager(opts controller.ManagerOptions, pods ...string) (*apitest.Server, *controller.Manager, error) {
 	srv := apitest.NewServer(apitest.NewClock())
 	for _, name := range pods {
 		if _, err := srv.Add(apiclient.Pods, examplePod(name)); err != nil {
@@ -38,7 +47,8 @@ func exampleManager(pods ...string) (*apitest.Server, *controller.Manager, error
 		srv.Close()
 		return nil, nil, err
 	}
-	m, err := controller.NewManager(client, controller.ManagerOptions{Log: quietLog})
+	opts.Namespace, opts.Log = "default", quietLog
+	m, err := controller.NewManager(client, opts)
 	if err != nil {
 		srv.Close()
 		return nil, nil, err
@@ -55,58 +65,59 @@ func exampleManager(pods ...string) (*apitest.Server, *controller.Manager, error
 func Example_workqueue() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// reconciled is how the Example learns that a Reconcile has returned; dropped,
+	// that the loop gave up on a Request. Both are unbuffered: the worker waits
+	// for the Example to take note, which keeps the output in order.
+	reconciled := make(chan struct{})
+	dropped := make(chan string)
+	trace := func(e trace.Event) { // every hop of the pipeline: the Example waits for one
+		if e.Stage == trace.Controller && e.Outcome == "dropped" {
+			dropped <- e.String()
+		}
+	}
 	// web-1 exists before the controller starts: it reaches Reconcile from the
 	// initial LIST, as every object does after a restart.
-	srv, m, err := exampleManager("web-1")
+	srv, m, err := exampleManager(controller.ManagerOptions{Trace: trace}, "web-1")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer srv.Close()
 	client := m.Client()
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	pods := controller.Lister[examplePodView](m)
 
-	// reconciled is how the Example learns that a Reconcile has returned; dropped,
-	// that the loop gave up on a Request. Both are unbuffered: the worker waits
-	// for the Example to take note, which keeps the output in order.
-	reconciled := make(chan struct{})
-	dropped := make(chan string)
 	reconcile := func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		defer func() { reconciled <- struct{}{} }()
 		// The Request is only a name. What the pod looks like now is read from the
 		// cache: the informer updated it before it told the controller, so the
 		// cache holds at least the change that queued this Request.
-		pod, ok := pods.Get(req.Namespace, req.Name)
-		if !ok {
+		pod, err := pods.Get(req.Namespace, req.Name)
+		if apiclient.IsNotFound(err) {
 			// Gone from the cache means gone from the server: this is where a
 			// controller cleans up whatever it made for the pod.
 			fmt.Printf("Pod %s does not exist anymore\n", req)
 			return controller.Result{}, nil
 		}
-		fmt.Printf("Sync/Add/Update for Pod %s\n", pod.Metadata.Name)
-		if pod.Metadata.Name == "broken" {
+		fmt.Printf("Sync/Add/Update for Pod %s\n", pod.Name)
+		if pod.Name == "broken" {
 			// An ordinary error: the loop puts the Request back with a growing delay
 			// (5 ms, 10 ms, 20 ms, …) and calls us again.
 			return controller.Result{}, errors.New("image registry unreachable")
 		}
 		return controller.Result{}, nil
 	}
-	ctrl := controller.New("pod-printer", controller.ReconcilerFunc(reconcile), controller.Options{
+	// Every add, update and delete of a pod becomes the pod's own Request.
+	_, err = controller.New(m, "pod-printer", controller.Options{
 		// One worker, so Reconciles come one at a time, in queue order.
 		Workers: 1,
 		// After the first failure, five retries; then the Request is dropped. It
 		// comes back with the pod's next change, or the next resync.
 		MaxRetries: 5,
-		Log:        quietLog,
-		Trace: func(line string) {
-			if strings.Contains(line, " dropped after ") {
-				dropped <- line
-			}
-		},
-	})
-	// Every add, update and delete of a pod becomes the pod's own Request.
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
+	}).For(apiclient.Pods).Complete(controller.ReconcilerFunc(reconcile))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }() // owned here: waited for at the end
 
@@ -163,14 +174,14 @@ func Example_workqueue() {
 func Example_informer() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv, m, err := exampleManager("web-1")
+	srv, m, err := exampleManager(controller.ManagerOptions{}, "web-1")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer srv.Close()
 	client := m.Client()
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	pods := m.Informer(apiclient.Pods)
 
 	// The handler runs on a goroutine of its own; it hands each line to the
 	// Example, which prints it, so that output and steps stay in one order.

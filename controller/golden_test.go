@@ -102,15 +102,13 @@ func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controlle
 		t.Fatal(err)
 	}
 	g := &pipeline{clock: apitest.NewClock(), pods: c.Resource(apiclient.Pods).Namespace("default"), story: &story{calls: make(chan string, 10)}}
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Clock: g.clock})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "default", Log: quiet, Clock: g.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.inf, rec.story = m.Informer(apiclient.Pods, informer.Options{Namespace: "default"}), g.story
-	opts.Log, opts.Clock = quiet, g.clock
-	g.ctrl = controller.New("pods", rec, opts)
-	must(t, g.ctrl.Watch(rec.inf, nil))
-	m.Add(g.ctrl)
+	rec.inf, rec.story = m.Informer(apiclient.Pods), g.story
+	g.ctrl, err = controller.New(m, "pods", opts).For(apiclient.Pods).Complete(rec)
+	must(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -217,27 +215,17 @@ func TestGolden_failing_request_is_retried_until_it_succeeds(t *testing.T) {
 // A delete the watch never delivered: the relist no longer lists b, the informer
 // makes up the delete, and the reconciler finds b gone.
 func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
-	src := scripts{}
-	leases := apitest.NewServer(apitest.NewClock())
-	defer leases.Close()
-	c, _ := leases.Client(apiclient.Options{})
-	m, err := controller.NewManager(c, controller.ManagerOptions{Source: src.source, Log: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newTestManager(t, controller.ManagerOptions{})
 	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	pods := m.Informer(apiclient.Pods)
 	var deletes []string
 	pods.AddHandler("deletes", informer.HandlerFuncs{DeleteFunc: func(o *apiclient.Object, unknown bool) {
 		deletes = append(deletes, fmt.Sprintf("%s finalStateUnknown=%v", o.Key(), unknown))
 	}}, 0)
-	ctrl := controller.New("pods", &cacheReconciler{inf: pods, story: s}, controller.Options{Log: quiet})
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	sink := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"}).Sink
+	_, err := controller.New(m.Manager, "pods", controller.Options{}).For(apiclient.Pods).Complete(&cacheReconciler{inf: pods, story: s})
+	must(t, err)
+	m.start(t)
+	sink := m.scripts.of(t, "pods").Sink
 	s.say("# LIST: a, b")
 	must(t, sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{s.expect(t): true, s.expect(t): true}
@@ -247,8 +235,7 @@ func TestGolden_delete_seen_only_through_a_relist(t *testing.T) {
 	s.say("# the watch breaks; b is deleted meanwhile; the relist (410) lists a only")
 	must(t, sink.Replace([]*apiclient.Object{pod("a", "1")}, "9"))
 	s.expect(t)
-	cancel()
-	<-done
+	must(t, m.stop())
 	s.say("# the delete handler saw: %s", strings.Join(deletes, ", "))
 	s.check(t, "relist_tombstone")
 }

@@ -2,15 +2,18 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
 
 // group runs goroutines under one context and waits for them. The first that
-// fails cancels the context for all, and its error is the group's; one that
-// returns an error after the context is done is stopping, not failing. A ctx
-// that ends, however (cancelled, with a cause, past its deadline), is a stop
-// that was asked for: wait returns nil.
+// fails cancels the context for all, and its error is the group's. One that
+// returns the context's own error after the context is done is stopping, not
+// failing: a ctx that ends, however (cancelled, with a cause, past its
+// deadline), is a stop that was asked for, and wait returns nil. Any other
+// error after the end is a failure to stop (a controller that had to leave a
+// reconcile running): the group's error, if it has none yet.
 //
 // Manager.Run uses one group for what runs all the time (informers, the metrics
 // server, leader election) and, with leader election, one per term of
@@ -37,7 +40,7 @@ func (g *group) start(name string, run func(context.Context) error) {
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
-		if err := run(g.ctx); err != nil && g.ctx.Err() == nil {
+		if err := run(g.ctx); err != nil && !g.stopping(err) {
 			g.mu.Lock()
 			if g.err == nil {
 				g.err = fmt.Errorf("%s: %w", name, err)
@@ -46,6 +49,13 @@ func (g *group) start(name string, run func(context.Context) error) {
 			g.cancel()
 		}
 	}()
+}
+
+// stopping reports whether err is how a goroutine returns when the group's
+// context has ended: that context's error (or cause), or one wrapping it.
+func (g *group) stopping(err error) bool {
+	return g.ctx.Err() != nil && (errors.Is(err, g.ctx.Err()) || errors.Is(err, context.Cause(g.ctx)) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
 // wait blocks until every goroutine started has returned, and returns the first

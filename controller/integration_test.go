@@ -12,7 +12,6 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 )
 
@@ -43,15 +42,14 @@ func runManager(t *testing.T, m *controller.Manager) context.CancelFunc {
 
 func TestIntegration_reconcile_log_follows_pod_changes(t *testing.T) {
 	c, ns := realCluster(t)
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &story{calls: make(chan string, 10)}
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: ns})
-	ctrl := controller.New("pods", &cacheReconciler{inf: pods, story: s}, controller.Options{Log: quiet})
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
+	pods := m.Informer(apiclient.Pods)
+	_, err = controller.New(m, "pods", controller.Options{}).For(apiclient.Pods).Complete(&cacheReconciler{inf: pods, story: s})
+	must(t, err)
 	runManager(t, m)
 	ctx := context.Background()
 	pc := c.Resource(apiclient.Pods).Namespace(ns)
@@ -90,11 +88,11 @@ func TestIntegration_reconcile_log_follows_pod_changes(t *testing.T) {
 
 func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
 	c, ns := realCluster(t)
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cms := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: ns})
+	cms := m.Informer(apiclient.ConfigMaps)
 	slow, fast := newRecorder(), newRecorder()
 	slow.Gate = make(chan struct{})
 	slowReg := cms.AddHandler("slow", slow, 0)
@@ -130,19 +128,18 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 		// Manager hooks its client's OnRequest, which must happen before the
 		// client's first request (a shared client was a data race).
 		rc, _ := realtest.Client(t, apiclient.Options{})
-		m, err := controller.NewManager(rc, controller.ManagerOptions{Log: quiet,
+		m, err := controller.NewManager(rc, controller.ManagerOptions{Namespace: ns, Log: quiet,
 			LeaderElection: &leaderelection.Config{Namespace: ns, Name: lease, Identity: name}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := &replica{name: name, calls: make(chan string, 100), m: m}
-		pods := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: ns})
-		ctrl := controller.New("cms", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
-			r.calls <- req.String()
-			return controller.Result{}, nil
-		}), controller.Options{Log: quiet})
-		ctrl.Watch(pods, nil)
-		m.Add(ctrl)
+		_, err = controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
+			Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+				r.calls <- req.String()
+				return controller.Result{}, nil
+			}))
+		must(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { _ = m.Run(ctx); close(done) }()
@@ -227,26 +224,24 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 
 	clock := apitest.NewClock()
 	start := clock.Now()
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	// One clock for the whole Manager: its Reflectors arm timers on it too, so
+	// the test waits for the queue to hold the retry, not for any timer.
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tries := make(chan error, 1)
-	ctrl := controller.New("parent", controller.ReconcilerFunc(func(ctx context.Context, _ controller.Request) (controller.Result, error) {
-		_, err := cms.Create(ctx, child, apiclient.WriteOptions{})
-		if apiclient.IsAlreadyExists(err) {
-			err = nil
-		}
-		tries <- err
-		return controller.Result{}, err
-	}), controller.Options{Log: quiet, Clock: clock})
-	must(t, ctrl.Watch(m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: ns}), func(o *apiclient.Object) []controller.Request {
-		if o.Metadata.Name != "parent" {
-			return nil
-		}
-		return []controller.Request{controller.RequestFor(o)}
-	}))
-	m.Add(ctrl)
+	ctrl, err := controller.New(m, "parent", controller.Options{}).
+		For(apiclient.ConfigMaps, controller.WithFields("metadata.name=parent")).
+		Complete(controller.ReconcilerFunc(func(ctx context.Context, _ controller.Request) (controller.Result, error) {
+			_, err := cms.Create(ctx, child, apiclient.WriteOptions{})
+			if apiclient.IsAlreadyExists(err) {
+				err = nil
+			}
+			tries <- err
+			return controller.Result{}, err
+		}))
+	must(t, err)
 	runManager(t, m)
 	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"parent"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -273,7 +268,7 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 		if !lifted.IsZero() && time.Since(lifted) > time.Minute {
 			t.Fatalf("still refused a minute after the policy was lifted (%d tries): %v", failures, err)
 		}
-		for clock.Timers() == 0 { // until the loop has scheduled the retry
+		for ctrl.Queue().Metrics().Delayed == 0 { // until the loop has scheduled the retry
 			if ctrl.Stats().Dropped > 0 {
 				t.Fatalf("the Request was dropped after %d refusals", failures)
 			}

@@ -10,9 +10,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
 )
 
 // waitRetriedOrDropped waits until the loop has decided what to do with a failed
@@ -90,12 +88,16 @@ func until(rec *reconcileLog, sentinel string) string {
 }
 
 func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T) {
-	inf, src, start := newInformer(t, informer.Options{})
+	m := newTestManager(t, controller.ManagerOptions{})
 	rec := newLog(nil)
-	ctrl := controller.New("owners", rec, controller.Options{Log: quiet})
-	ctrl.Watch(inf, byOwner)
-	start()
-	run(t, ctrl)
+	_, err := controller.New(m.Manager, "owners", controller.Options{}).
+		For(apiclient.ConfigMaps). // the owners: nothing listed, the Requests come from the pods
+		Watches(apiclient.Pods, byOwner).
+		Complete(rec)
+	must(t, err)
+	m.start(t)
+	must(t, m.scripts.of(t, "configmaps").Sink.Replace(nil, "1"))
+	src := m.scripts.of(t, "pods")
 	// The initial list's Requests are queued at low priority, behind any later
 	// change, so it is waited for on its own.
 	must(t, src.Sink.Replace([]*apiclient.Object{ownedPod("p", "1", "x")}, "1"))
@@ -132,17 +134,16 @@ func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T)
 }
 
 func TestController_starts_without_waiting_for_another_handler_on_a_shared_informer(t *testing.T) {
-	inf, src, start := newInformer(t, informer.Options{})
+	m := newTestManager(t, controller.ManagerOptions{})
 	stuck := newRecorder()
 	stuck.Gate = make(chan struct{}) // never opened while the test runs: the handler hangs
-	t.Cleanup(func() { close(stuck.Gate) })
-	inf.AddHandler("stuck", stuck, 0)
+	m.Informer(apiclient.Pods).AddHandler("stuck", stuck, 0)
 	rec := newLog(nil)
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
-	ctrl.Watch(inf, nil)
-	start()
-	run(t, ctrl)
-	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	_, err := controller.New(m.Manager, "pods", controller.Options{}).For(apiclient.Pods).Complete(rec)
+	must(t, err)
+	m.start(t)
+	t.Cleanup(func() { close(stuck.Gate) }) // before the Manager stops: it waits for the handler
+	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
 	select {
 	case got := <-rec.calls:
 		if got != "default/a err=<nil>" {
@@ -153,39 +154,26 @@ func TestController_starts_without_waiting_for_another_handler_on_a_shared_infor
 	}
 }
 
-func TestController_watch_after_run_reconciles_the_new_informer(t *testing.T) {
+// A controller described while the Manager runs starts at once, with informers
+// of its own that the Manager starts for it.
+func TestController_completed_while_the_Manager_runs_reconciles(t *testing.T) {
 	f := newController(t, newLog(nil), controller.Options{})
-	late, src, start := newInformer(t, informer.Options{})
-	start()
-	must(t, src.Sink.Replace([]*apiclient.Object{pod("late", "1")}, "1"))
-	f.ctrl.Watch(late, nil)
-	if got := <-f.rec.calls; got != "default/late err=<nil>" {
+	late := newLog(nil)
+	_, err := controller.New(f.tm.Manager, "late", controller.Options{}).For(apiclient.ConfigMaps).Complete(late)
+	must(t, err)
+	must(t, f.tm.scripts.of(t, "configmaps").Sink.Replace([]*apiclient.Object{pod("late", "1")}, "1"))
+	if got := <-late.calls; got != "default/late err=<nil>" {
 		t.Fatalf("got %q", got)
 	}
 }
 
-// run runs ctrl until the test ends.
-func run(t *testing.T, ctrl *controller.Controller) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ctrl.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-}
-
-func TestController_watch_after_run_returned_is_an_error(t *testing.T) {
-	inf, _, _ := newInformer(t, informer.Options{})
-	ctrl := controller.New("pods", newLog(nil), controller.Options{Log: quiet})
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_ = ctrl.Run(ctx)
-	if err := ctrl.Watch(inf, nil); err == nil || !strings.Contains(err.Error(), "after Run returned") {
-		t.Fatalf("Watch after Run returned: %v, want an error", err)
+func TestController_completed_after_the_Manager_stopped_is_an_error(t *testing.T) {
+	m := newTestManager(t, controller.ManagerOptions{})
+	m.start(t)
+	must(t, m.stop())
+	_, err := controller.New(m.Manager, "pods", controller.Options{}).For(apiclient.Pods).Complete(newLog(nil))
+	if err == nil || !strings.Contains(err.Error(), "the Manager has stopped") {
+		t.Fatalf("Complete after Run returned: %v, want an error saying the Manager has stopped", err)
 	}
 }
 
@@ -203,14 +191,10 @@ func (r *requeuer) Reconcile(ctx context.Context, req controller.Request) (contr
 
 func TestController_requeue_is_rate_limited_and_not_an_error(t *testing.T) {
 	rec := &requeuer{left: 3, calls: make(chan string, 10)}
-	inf, src, start := newInformer(t, informer.Options{})
-	clock := apitest.NewClock()
 	// MaxRetries 1: a Request that asks for Requeue three times is still not dropped.
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, Clock: clock, MaxRetries: 1})
-	must(t, ctrl.Watch(inf, nil))
-	start()
-	run(t, ctrl)
-	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	f := newController(t, rec, controller.Options{MaxRetries: 1})
+	clock, ctrl := f.clock, f.ctrl
+	must(t, f.src.Sink.Add(pod("a", "1")))
 	for i, wait := range []time.Duration{0, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond} {
 		if wait > 0 {
 			waitForTimer(clock)
@@ -245,8 +229,7 @@ func TestController_reconcile_timeout_is_the_context_deadline(t *testing.T) {
 		{time.Nanosecond, "deadline in 0s, err context deadline exceeded"}, // expired before Reconcile looks
 	} {
 		calls := make(chan string, 1)
-		inf, src, start := newInformer(t, informer.Options{})
-		ctrl := controller.New("pods", controller.ReconcilerFunc(func(ctx context.Context, _ controller.Request) (controller.Result, error) {
+		f := newController(t, controller.ReconcilerFunc(func(ctx context.Context, _ controller.Request) (controller.Result, error) {
 			d, ok := ctx.Deadline()
 			if !ok {
 				calls <- "no deadline"
@@ -255,11 +238,8 @@ func TestController_reconcile_timeout_is_the_context_deadline(t *testing.T) {
 			// Rounded to the hour: the wall clock has moved a little since.
 			calls <- fmt.Sprintf("deadline in %s, err %v", time.Until(d).Round(time.Hour), ctx.Err())
 			return controller.Result{}, nil
-		}), controller.Options{Log: quiet, ReconcileTimeout: tc.timeout})
-		must(t, ctrl.Watch(inf, nil))
-		start()
-		run(t, ctrl)
-		must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+		}), controller.Options{ReconcileTimeout: tc.timeout})
+		must(t, f.src.Sink.Add(pod("a", "1")))
 		if got := <-calls; got != tc.want {
 			t.Errorf("ReconcileTimeout %s: %q, want %q", tc.timeout, got, tc.want)
 		}

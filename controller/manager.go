@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,29 +8,41 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
 // Manager runs a process's controllers together: one client, one informer per
 // (resource, version, namespace, selectors) shared by every controller that
-// watches it, one HTTP listener for probes and metrics, and, optionally, leader
-// election so that of several replicas only one reconciles.
+// watches it (manager_informers.go), one HTTP listener for probes and metrics,
+// and, with several replicas, either leader election, so that one of them
+// reconciles, or sharding, so that each reconciles its share.
 //
-//	Run ─▶ metrics server (always)
-//	    ─▶ informers (always: a standby keeps its cache warm, so taking over is quick)
-//	    ─▶ leader election ─▶ leading: controllers run ─▶ lost: stop, return ErrLeadershipLost
+//	Run ─▶ metrics server: /healthz, /readyz (manager_ready.go), /metrics (manager_metrics.go)
+//	    ─▶ informers, Recorders, runners: always, on every replica (a standby's
+//	       cache stays warm, so taking over is quick)
+//	    ─▶ then one of three:
+//	       alone            controllers run
+//	       leader election  while leading, controllers run; leadership lost: stop,
+//	                        return ErrLeadershipLost (lead, below)
+//	       sharding         the Sharder claims this replica's ranges; controllers
+//	                        run, each Request gated by them (manager_sharding.go)
 //
-// Build it with NewManager, ask it for informers, Add controllers, Run. An
-// informer asked for or a controller added while Run runs is started at once (a
+// Build it with NewManager, describe controllers on it (New(m, …)…Complete),
+// Run. Everything a controller needs from the process comes from here: the
+// client, the informers and listers (Informer, Lister, Index), an events
+// Recorder it runs itself, the logger, the trace and the clock. An informer
+// asked for or a controller completed while Run runs is started at once (a
 // controller only while this replica leads), as client-go's informer factory and
 // controller-runtime's manager start what is added late; after Run has returned,
-// either is a programmer error and panics. Safe for concurrent use; Run is called
-// once.
+// asking for an informer is a programmer error and panics, and Complete fails.
+// Safe for concurrent use; Run is called once.
 type Manager struct {
 	client *apiclient.Client
 	opts   ManagerOptions
@@ -40,7 +51,9 @@ type Manager struct {
 	mu          sync.Mutex
 	informers   map[InformerKey]*informer.Informer
 	order       []managedInformer           // the informers in the order they were added
-	sharded     map[*informer.Informer]bool // those asked for with Sharded (manager_sharding.go)
+	sharded     map[*informer.Informer]bool // the sharded ones (manager_sharding.go)
+	shardedRes  map[string]bool             // resource/version of each For, with sharding
+	recorders   map[string]*events.Recorder // by reportingController
 	runners     []namedRunner
 	controllers []*Controller
 	elector     *leaderelection.Elector
@@ -53,32 +66,24 @@ type Manager struct {
 	stopped          bool
 }
 
-// InformerKey is what makes two informers the same: two controllers asking for
-// pods v1 in "default" with the same selectors share one cache and one watch.
-// The version is part of it: a v1alpha1 and a v1 informer of one custom
-// resource decode, cache and hand out different objects.
-type InformerKey struct {
-	Resource                     string // Resource.String(): "pods", "deployments.apps"
-	Version                      string // "v1", "v1alpha1"
-	Namespace                    string // "" for all namespaces
-	LabelSelector, FieldSelector string
-	MetadataOnly                 bool // a cache of PartialObjectMetadata, not whole objects
-	Sharded                      bool // this replica's share only (informer.Options.Sharded)
-}
-
-// ManagerOptions tune a Manager. The zero value runs without leader election and
-// without an HTTP listener.
+// ManagerOptions tune a Manager and, through it, everything it runs. The zero
+// value runs without leader election and without an HTTP listener, watches every
+// namespace, logs to slog.Default() and keeps time by the wall clock.
 type ManagerOptions struct {
+	// Namespace is where every informer of a namespaced resource lists and
+	// watches; "" means all namespaces (controller-runtime's
+	// cache.Options.DefaultNamespaces). Cluster-scoped resources ignore it.
+	Namespace string
 	// MetricsAddr, when set, serves /healthz, /readyz and /metrics there.
 	MetricsAddr string
 	// LeaderElection, when set, makes controllers run only while this replica
-	// holds the Lease it names. Client is filled in from the Manager.
+	// holds the Lease it names. Client is the Manager's; so are Clock and
+	// Logger, unless set.
 	LeaderElection *leaderelection.Config
 	// Sharding, when set, spreads the work over every replica instead: each
-	// caches and reconciles its share of each informer asked for with
-	// informer.Options.Sharded (manager_sharding.go, package sharding). Client,
-	// Clock and Logger are filled in as for LeaderElection; the two exclude
-	// each other.
+	// caches and reconciles its share of each controller's For resource
+	// (manager_sharding.go, package sharding). Client is the Manager's; so are
+	// Clock and Logger, unless set. The two exclude each other.
 	Sharding *sharding.Config
 	// DeltaFIFO picks the classic DeltaFIFO for every informer, over the default
 	// in-order FIFO (see informer.Options).
@@ -90,20 +95,22 @@ type ManagerOptions struct {
 	// builds (the sync command counts the first list's objects with it).
 	OnStep func(listwatch.Step)
 	// Source builds each informer's Reflector. nil means the listwatch Reflector
-	// the informer would build itself (informer.Options.ReflectorOptions), with
-	// OnStep (reflector.go); tests substitute a script.
+	// (reflector.go); tests substitute a script.
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner
-	// Clock times the informers' resyncs, their Reflectors' backoffs and watch
-	// timeouts and, unless its Config has a clock of its own, leader election;
-	// nil means the wall clock. Give the controllers'
-	// Options and the client the same Clock (clock.go).
+	// Clock times everything the Manager runs: the workqueues' delays and
+	// metrics, resyncs, the Reflectors' backoffs and watch timeouts, leader
+	// election, sharding, events; nil means the wall clock. Give the client the
+	// same Clock (clock.go).
 	Clock Clock
-	// Log receives what the Manager, its Reflectors and its leader election log
-	// (unless its Config has a Logger of its own); nil means slog.Default().
+	// Log receives what the Manager and everything it runs log; nil means
+	// slog.Default().
 	Log *slog.Logger
-	// Trace receives one line per hop per object from every stage, and one per
-	// write the client makes (manager_trace.go).
-	Trace func(line string)
+	// Trace receives one Event per hop per object from every stage —
+	// Reflector, FIFO, store, handlers, workqueue, reconcile — and two per write
+	// the client makes, sent and answered (package trace, manager_trace.go).
+	// It is called on the stage's own goroutine: it must be quick, and safe for
+	// concurrent use.
+	Trace func(trace.Event)
 }
 
 // NewManager builds a manager around one client. It counts the client's
@@ -115,15 +122,22 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{}, sharded: map[*informer.Informer]bool{}}
+	if opts.Clock == nil {
+		opts.Clock = RealClock{}
+	}
+	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{},
+		sharded: map[*informer.Informer]bool{}, shardedRes: map[string]bool{}, recorders: map[string]*events.Recorder{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
 	if opts.Trace != nil {
-		c.OnRequest = chain(c.OnRequest, traceWrites(opts.Trace))
+		sent, answered := traceWrites(opts.Trace)
+		c.OnSend, c.OnRequest = chain(c.OnSend, sent), chain(c.OnRequest, answered)
 	}
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
+		// The Manager's client always; its clock and logger unless the Config
+		// has its own.
 		cfg.Client = c
-		if cfg.Clock == nil && opts.Clock != nil {
+		if cfg.Clock == nil {
 			cfg.Clock = opts.Clock
 		}
 		if cfg.Logger == nil {
@@ -153,115 +167,15 @@ func (m *Manager) Registry() *metrics.Registry { return m.reg }
 // Client is the manager's API client.
 func (m *Manager) Client() *apiclient.Client { return m.client }
 
-// Informer returns the shared informer for res with opts' namespace ("" for
-// all) and selectors, creating it on first use; one created while Run runs is
-// started at once. opts are informer.Options, those of a hand-built informer:
-// the first call for a (resource, version, namespace, selectors) builds the
-// informer with its Transform, Indexers, ResyncPeriod and DeltaFIFO (or the
-// Manager's DeltaFIFO), and later calls share that informer as it was built. Name,
-// Trace and Clock default to the resource's name and the Manager's; Source to the
-// Manager's (its Reflector, with its logger).
-func (m *Manager) Informer(res apiclient.Resource, opts informer.Options) *informer.Informer {
-	if !res.Namespaced {
-		opts.Namespace = ""
-	}
-	opts.Sharded = opts.Sharded && m.sharder != nil
-	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: opts.Namespace, LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector, MetadataOnly: opts.MetadataOnly, Sharded: opts.Sharded}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if inf, ok := m.informers[key]; ok {
-		return inf
-	}
-	if m.stopped {
-		panic("controller: Manager.Informer called after Run returned")
-	}
-	opts.Name = cmp.Or(opts.Name, key.Resource)
-	// A sharded informer keeps the in-order FIFO whatever was asked: a
-	// hand-over waits for the store to stand at the new ranges' list
-	// (WaitForStoreVersion), which only the in-order FIFO's list bookmark marks.
-	opts.DeltaFIFO = (opts.DeltaFIFO || m.opts.DeltaFIFO) && !opts.Sharded
-	opts.PagedList = opts.PagedList || m.opts.PagedList
-	if opts.Trace == nil {
-		opts.Trace = m.opts.Trace
-	}
-	if opts.Clock == nil && m.opts.Clock != nil {
-		opts.Clock = m.opts.Clock
-	}
-	var source informer.Runner
-	var shardSource *sharding.Source
-	if opts.Source == nil {
-		opts.Client, opts.Resource, opts.Logger = m.client, res, cmp.Or(opts.Logger, m.opts.Log)
-		rc, lw := opts.ResourceClient(), opts.ReflectorOptions()
-		opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
-			switch {
-			case m.opts.Source != nil:
-				source = m.opts.Source(key, rc, sink)
-			case opts.Sharded:
-				shardSource = m.sharder.Source(rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
-					return m.reflector(rc, lw, sink)
-				})
-				source = shardSource
-			default:
-				source = m.reflector(rc, lw, sink)
-			}
-			return source
-		}
-	}
-	inf := informer.New(opts)
-	if shardSource != nil {
-		shardSource.Attach(inf)
-	}
-	m.informers[key] = inf
-	if key.Sharded {
-		m.sharded[inf] = true
-	}
-	managed := managedInformer{Informer: inf, key: key}
-	m.informerMetrics(key, inf)
-	if r, ok := source.(healthReporter); ok {
-		m.reflectorMetrics(key, r)
-		managed.health = r
-	}
-	m.order = append(m.order, managed)
-	if m.running != nil {
-		m.running.start("informer "+inf.Name(), inf.Run)
-	}
-	return inf
-}
+// Clock is the manager's clock (ManagerOptions.Clock): the one a Reconciler
+// reads the time from, for a condition's lastTransitionTime, say.
+func (m *Manager) Clock() Clock { return m.opts.Clock }
 
-// AddInformer adopts an informer built by hand with informer.New (a Source of
-// its own, a transform, indexers): the Manager runs it, shows it on /metrics
-// under its Name (version, namespace and selector empty, the Reflector's
-// families absent: the Manager does not know its Source) and waits for it on
-// /readyz, as it does for the informers it builds. One adopted while Run runs
-// starts at once. Do not Run it yourself. It is an error to adopt an informer
-// twice, or two with one Name (their metrics would be one series).
-func (m *Manager) AddInformer(inf *informer.Informer) error {
-	key := InformerKey{Resource: inf.Name()}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.stopped {
-		panic("controller: Manager.AddInformer called after Run returned")
-	}
-	if _, dup := m.informers[key]; dup {
-		return fmt.Errorf("controller: Manager.AddInformer: an informer named %q was already added", key.Resource)
-	}
-	m.informers[key] = inf
-	m.order = append(m.order, managedInformer{Informer: inf, key: key})
-	m.informerMetrics(key, inf)
-	if m.running != nil {
-		m.running.start("informer "+inf.Name(), inf.Run)
-	}
-	return nil
-}
+// Log is the manager's logger (ManagerOptions.Log).
+func (m *Manager) Log() *slog.Logger { return m.opts.Log }
 
-// managedInformer is an informer the Manager runs, with the key it was asked
-// for under and, for one the Manager built, its Reflector's health (nil for one
-// adopted with AddInformer).
-type managedInformer struct {
-	*informer.Informer
-	key    InformerKey
-	health healthReporter
-}
+// clock is the Clock, for the controllers the Manager builds.
+func (m *Manager) clock() Clock { return m.opts.Clock }
 
 // namedRunner is something AddRunner was given.
 type namedRunner struct {
@@ -286,23 +200,31 @@ func (m *Manager) AddRunner(name string, r informer.Runner) {
 	}
 }
 
-// Add registers a controller; it runs while the manager leads (always, without
-// leader election). One added while it leads starts at once.
-func (m *Manager) Add(c *Controller) {
+// hasStopped reports whether Run has returned.
+func (m *Manager) hasStopped() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stopped
+}
+
+// add registers a controller Complete built; it runs while the manager leads
+// (always, without leader election). One added while it leads starts at once.
+func (m *Manager) add(c *Controller) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.stopped {
-		panic("controller: Manager.Add called after Run returned")
+		return errors.New("the Manager has stopped")
 	}
 	m.controllers = append(m.controllers, c)
-	if m.sharder != nil {
+	if m.sharder != nil && m.sharded[c.primary] {
 		c.admit = m.admit(c)
 	}
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
 	if m.leading != nil {
-		m.leading.start("controllers", c.Run)
+		m.leading.start("controllers", c.run)
 	}
+	return nil
 }
 
 // Run starts everything and blocks until ctx is done or something fails; the
@@ -352,7 +274,7 @@ func (m *Manager) Run(ctx context.Context) error {
 func (m *Manager) startControllers(g *group) {
 	m.leading = g
 	for _, c := range m.controllers {
-		g.start("controllers", c.Run)
+		g.start("controllers", c.run)
 	}
 }
 

@@ -13,13 +13,23 @@ import (
 // time from the component itself (GaugeFunc, CounterFunc): nothing is counted
 // twice, and nothing here runs on the hot path.
 
-// labels names one informer in every family.
+// labels names one informer in every family, by its name (InformerKey.name).
 func (key InformerKey) labels() metrics.Labels {
 	sel := key.LabelSelector
 	if key.FieldSelector != "" {
 		sel += ";" + key.FieldSelector
 	}
-	return metrics.Labels{"informer": key.Resource, "version": key.Version, "namespace": key.Namespace, "selector": sel}
+	return metrics.Labels{"informer": key.name(), "version": key.Version, "namespace": key.Namespace, "selector": sel}
+}
+
+// name is the informer's name in logs, traces and metrics: the resource, and
+// "/metadata" after it for a metadata-only informer, which is another cache of
+// the same resource.
+func (key InformerKey) name() string {
+	if key.MetadataOnly {
+		return key.Resource + "/metadata"
+	}
+	return key.Resource
 }
 
 // healthReporter is what a listwatch.Reflector offers beyond Run.

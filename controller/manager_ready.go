@@ -9,6 +9,13 @@ import (
 // leader election, the Lease could be read or written at the latest tries; the
 // string is the replica's role ("leader", "standby"; "" without election).
 func (m *Manager) Ready() (string, error) {
+	if m.sharder != nil {
+		// A replica waiting to serve its share says for what and on whom;
+		// its sharded informers are not synced meanwhile, which is not why.
+		if st := m.sharder.Status(); st.Waiting != "" {
+			return "", fmt.Errorf("shard %s: waiting %s", st.Identity, st.Waiting)
+		}
+	}
 	m.mu.Lock()
 	informers := slices.Clone(m.order)
 	m.mu.Unlock()

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"github.com/kubewire/kubewire/apiclient"
 	"maps"
 	"slices"
 
@@ -15,8 +16,10 @@ import (
 // a Sharder that the informers asked for with Sharded fill from, and that gates
 // the controllers reconciling their objects.
 func (m *Manager) shard(cfg sharding.Config) error {
+	// The Manager's client always; its clock and logger unless the Config has
+	// its own (a test's fake clock for the Sharder alone, say).
 	cfg.Client = m.client
-	if cfg.Clock == nil && m.opts.Clock != nil {
+	if cfg.Clock == nil {
 		cfg.Clock = m.opts.Clock
 	}
 	if cfg.Logger == nil {
@@ -29,6 +32,31 @@ func (m *Manager) shard(cfg sharding.Config) error {
 	m.sharder = sh
 	sh.OnServe(m.reconcileNewlyServed)
 	m.shardMetrics()
+	return nil
+}
+
+// shardFor makes res a sharded resource, when the Manager shards: Builder.For
+// calls it, so that every informer of the resource a controller reconciles
+// caches this replica's share, the For's own and a Lister's alike. An
+// informer of res asked for before (Informer, Lister or Index before For)
+// caches everything and cannot be made to shard: that is an error, not a
+// second cache.
+func (m *Manager) shardFor(res apiclient.Resource) error {
+	if m.sharder == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := res.String() + "/" + res.Version
+	if m.shardedRes[id] {
+		return nil
+	}
+	for key := range m.informers {
+		if key.Resource == res.String() && key.Version == res.Version {
+			return fmt.Errorf("For(%s) with sharding: an informer of %s was asked for before (Informer, Lister or Index); describe the controller first, so that every cache of it is this replica's share", res, res)
+		}
+	}
+	m.shardedRes[id] = true
 	return nil
 }
 

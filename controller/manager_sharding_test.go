@@ -15,9 +15,9 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // wake is a slog.Handler that signals on every record: the Sharders log every
@@ -62,8 +62,9 @@ func startShardReplica(t *testing.T, srv *apitest.Server, id string, w slog.Hand
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Sharding: &sharding.Config{
-		Namespace: "ops", Name: "cms", Identity: id, Logger: slog.New(w),
+	// The Manager's logger is the Sharder's: every record wakes the test.
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: slog.New(w), Sharding: &sharding.Config{
+		Namespace: "ops", Name: "cms", Identity: id,
 		// A cut-off replica stops within RenewDeadline plus a round; the
 		// other takes over no sooner than LeaseDuration: 3 s apart, so a
 		// loaded machine (CI runs packages in parallel, with -race) keeps the order.
@@ -72,13 +73,12 @@ func startShardReplica(t *testing.T, srv *apitest.Server, id string, w slog.Hand
 	if err != nil {
 		t.Fatal(err)
 	}
-	cms := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "demo", Sharded: true})
-	ctrl := controller.New("cms", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
-		reconciled(id, req.String())
-		return controller.Result{}, nil
-	}), controller.Options{Log: quiet})
-	ctrl.Watch(cms, nil)
-	m.Add(ctrl)
+	_, err = controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
+		Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+			reconciled(id, req.String())
+			return controller.Result{}, nil
+		}))
+	must(t, err)
 	ctx, stop := context.WithCancel(context.Background())
 	r := &shardReplica{m: m, stop: stop, done: make(chan error, 1)}
 	go func() { r.done <- m.Run(ctx) }()
@@ -357,20 +357,19 @@ func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile co
 		t.Fatal(err)
 	}
 	clock = apitest.NewClock()
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet, Sharding: &sharding.Config{
-		Namespace: "ops", Name: "cms", Identity: "a", Logger: quiet, Clock: clock,
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Trace: func(e trace.Event) {
+		if e.Stage == trace.Controller && e.Verb == "skip" {
+			skipped()
+		}
+	}, Sharding: &sharding.Config{
+		Namespace: "ops", Name: "cms", Identity: "a", Clock: clock,
 		LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctrl := controller.New("cms", reconcile, controller.Options{Log: quiet, Trace: func(line string) {
-		if strings.HasPrefix(line, "controller skip ") {
-			skipped()
-		}
-	}})
-	ctrl.Watch(m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "demo", Sharded: true}), nil)
-	m.Add(ctrl)
+	_, err = controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).Complete(reconcile)
+	must(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()

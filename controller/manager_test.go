@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"runtime"
 	"strings"
@@ -15,65 +14,32 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
-	"github.com/kubewire/kubewire/controller/informer/informertest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/fifo"
 )
 
-// scripts hands out one script per informer key, so the test can feed each.
-type scripts map[controller.InformerKey]*informertest.Script
-
-func (s scripts) source(key controller.InformerKey, _ apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
-	sc := &informertest.Script{Sink: sink}
-	s[key] = sc
-	return sc
-}
-
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-// newClient is a client of an API server in memory (apitest's), closed when the
-// test ends, with clock for its waits (nil: the wall clock).
-func newClient(t *testing.T, clock apiclient.Clock) *apiclient.Client {
-	t.Helper()
-	srv := apitest.NewServer(nil)
-	t.Cleanup(srv.Close)
-	c, err := srv.Client(apiclient.Options{Clock: clock})
-	must(t, err)
-	return c
-}
-
 func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *testing.T) {
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
-	if err != nil {
-		t.Fatal(err)
+	m := newTestManager(t, controller.ManagerOptions{})
+	a := m.Informer(apiclient.Pods, controller.WithLabels("app=web"))
+	b := m.Informer(apiclient.Pods, controller.WithLabels("app=web"))
+	c := m.Informer(apiclient.Pods)
+	d := m.Informer(apiclient.Pods, controller.OnlyMetadata())
+	if a != b || a == c || c == d {
+		t.Fatal("informers are shared by (resource, namespace, selectors, metadata-only)")
 	}
-	a := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web"})
-	b := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web"})
-	c := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
-	d := m.Informer(apiclient.Namespaces, informer.Options{Namespace: "ignored"})
-	e := m.Informer(apiclient.Namespaces, informer.Options{})
-	if a != b || a == c || d != e {
-		t.Fatal("informers are shared by (resource, namespace, selectors); cluster-scoped ones ignore the namespace")
+	if got := m.Informer(apiclient.Namespaces); got == c {
+		t.Fatal("namespaces and pods share an informer")
 	}
 }
 
 func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
-	src := scripts{}
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	m := newTestManager(t, controller.ManagerOptions{Clock: controller.RealClock{}})
 	rec := newLog(map[string][]error{"default/b": {errors.New("transient")}})
-	ctrl := controller.New("pod-printer", rec, controller.Options{Log: quiet})
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
-	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
+	_, err := controller.New(m.Manager, "pod-printer", controller.Options{}).For(apiclient.Pods).Complete(rec)
+	must(t, err)
+	m.start(t)
+	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
 	got := map[string]bool{<-rec.calls: true, <-rec.calls: true}
 	if !got["default/a err=<nil>"] || !got["default/b err=transient"] {
 		t.Fatalf("reconciles: %v", got)
@@ -93,22 +59,18 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 			t.Errorf("metrics page lacks %q:\n%s", want, page)
 		}
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := m.stop(); err != nil {
 		t.Fatalf("Run after cancel: %v", err)
 	}
 }
 
 func TestManager_one_failing_informer_stops_everything(t *testing.T) {
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet,
+	m := newTestManager(t, controller.ManagerOptions{
 		Source: func(controller.InformerKey, apiclient.ResourceClient, fifo.Sink[*apiclient.Object]) informer.Runner {
 			return failing{}
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Informer(apiclient.Pods, informer.Options{})
-	err = m.Run(context.Background())
+	m.Informer(apiclient.Pods)
+	err := m.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "informer pods: forbidden") {
 		t.Fatalf("Run = %v, want the informer's error", err)
 	}
@@ -116,32 +78,22 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 
 func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T) {
 	clock := apitest.NewClock()
-	client := newClient(t, clock)
-	leases := apiclient.NewTyped[leaderelection.Lease](client.Resource(apiclient.Leases).Namespace("default"))
+	m := newTestManager(t, controller.ManagerOptions{Clock: clock,
+		LeaderElection: &leaderelection.Config{Namespace: "default", Name: "kubewire", Identity: "me", ReleaseOnCancel: true}})
+	leases := apiclient.NewTyped[leaderelection.Lease](m.Client()).Namespace("default")
 	// Someone else holds the lease, renewed just now.
 	_, err := leases.Create(context.Background(), &leaderelection.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire"},
 		Spec: leaderelection.LeaseSpec{HolderIdentity: "other", LeaseDurationSeconds: 15,
 			RenewTime: leaderelection.NewMicroTime(clock.Now())}}, apiclient.WriteOptions{})
 	must(t, err)
-	src := scripts{}
-	m, err := controller.NewManager(client, controller.ManagerOptions{Source: src.source, Log: quiet,
-		LeaderElection: &leaderelection.Config{Namespace: "default", Name: "kubewire", Identity: "me", Clock: clock, ReleaseOnCancel: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
 	rec := newLog(nil)
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
-	must(t, sc.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	_, err = controller.New(m.Manager, "pods", controller.Options{}).For(apiclient.Pods).Complete(rec)
+	must(t, err)
+	pods := m.Informer(apiclient.Pods)
+	m.start(t)
+	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
 	// Standby: the cache fills, nothing is reconciled.
-	if !pods.WaitForCacheSync(ctx) {
+	if !pods.WaitForCacheSync(t.Context()) {
 		t.Fatal("standby cache never synced")
 	}
 	select {
@@ -158,8 +110,7 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 			if got != "default/a err=<nil>" {
 				t.Fatalf("leader reconciled %q", got)
 			}
-			cancel()
-			if err := <-done; err != nil {
+			if err := m.stop(); err != nil {
 				t.Fatal(err)
 			}
 			l, err := leases.Get(context.Background(), "kubewire")
@@ -177,15 +128,6 @@ func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T
 type failing struct{}
 
 func (failing) Run(context.Context) error { return errors.New("forbidden") }
-
-func waitScript(s scripts, key controller.InformerKey) *informertest.Script {
-	for {
-		if sc, ok := s[key]; ok && sc.Sink != nil {
-			return sc
-		}
-		yield()
-	}
-}
 
 func scrape(t *testing.T, reg *metrics.Registry) string {
 	t.Helper()
@@ -208,8 +150,7 @@ func (f runnerFunc) Run(ctx context.Context) error { return f(ctx) }
 // A runner added before Run and one added while it runs both run until ctx ends,
 // and Run returns only after both have; a runner's error stops the Manager.
 func TestManager_runs_what_AddRunner_is_given(t *testing.T) {
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet})
-	must(t, err)
+	m := newTestManager(t, controller.ManagerOptions{})
 	started, ended := make(chan string, 2), make(chan string, 2)
 	runner := func(name string) informer.Runner {
 		return runnerFunc(func(ctx context.Context) error {
@@ -234,8 +175,7 @@ func TestManager_runs_what_AddRunner_is_given(t *testing.T) {
 		t.Fatalf("Run returned with %d of 2 runners ended", len(ended))
 	}
 
-	m2, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet})
-	must(t, err)
+	m2 := newTestManager(t, controller.ManagerOptions{})
 	m2.AddRunner("broken", runnerFunc(func(context.Context) error { return errors.New("cannot start") }))
 	if err := m2.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "cannot start") {
 		t.Fatalf("Run with a failing runner: %v", err)
@@ -246,26 +186,20 @@ func TestManager_runs_what_AddRunner_is_given(t *testing.T) {
 // duration histogram on its buckets, terminal errors apart, workers busy and
 // allowed.
 func TestManager_serves_reconcile_durations_and_outcomes(t *testing.T) {
-	src := scripts{}
-	clock := apitest.NewClock()
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
+	m := newTestManager(t, controller.ManagerOptions{})
+	clock := m.clock
+	ctrl, err := controller.New(m.Manager, "timed", controller.Options{Workers: 1}). // one at a time: each sees only its own 120 ms
+												For(apiclient.Pods).
+												Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+			clock.Step(120 * time.Millisecond) // each Reconcile "takes" 120 ms of the fake clock
+			if req.Name == "bad" {
+				return controller.Result{}, controller.Terminal(errors.New("spec cannot work"))
+			}
+			return controller.Result{}, nil
+		}))
 	must(t, err)
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
-	ctrl := controller.New("timed", controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
-		clock.Step(120 * time.Millisecond) // each Reconcile "takes" 120 ms of the fake clock
-		if req.Name == "bad" {
-			return controller.Result{}, controller.Terminal(errors.New("spec cannot work"))
-		}
-		return controller.Result{}, nil
-	}), controller.Options{Log: quiet, Clock: clock, Workers: 1}) // one at a time: each sees only its own 120 ms
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	sc := waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"})
-	must(t, sc.Sink.Replace([]*apiclient.Object{pod("good", "1"), pod("bad", "2")}, "2"))
+	m.start(t)
+	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("good", "1"), pod("bad", "2")}, "2"))
 	// Both reconciled, and their outcomes counted: a worker counts the reconcile,
 	// then the terminal error, then tells the queue it is Done.
 	for ctrl.Stats().Reconciles < 2 || ctrl.Queue().Metrics().Processing > 0 {

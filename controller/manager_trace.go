@@ -1,26 +1,30 @@
 package controller
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
-// traceWrites returns the client hook that, with a trace, shows every write the
-// process makes (a reconcile patching a deployment, a Lease renewal, an event) as
-// one line: "apiclient PATCH deployments demo/tools 200 1ms". Reads are left out:
-// the Reflector traces its own LIST and watch, and a reconcile's GETs are many.
-func traceWrites(trace func(string)) func(apiclient.RequestInfo) {
-	return func(r apiclient.RequestInfo) {
-		if r.Verb == "GET" {
-			return
+// traceWrites returns the client hooks that, with a trace, show every write the
+// process makes (a reconcile patching a deployment, a Lease renewal, an event)
+// twice: as it is sent ("apiclient PATCH deployments demo/tools sent"), before
+// the watch event it will cause, and when answered ("apiclient PATCH
+// deployments demo/tools 200 1ms"). Reads are left out: the Reflector traces its
+// own LIST and watch, and a reconcile's GETs are many.
+func traceWrites(emit func(trace.Event)) (sent, answered func(apiclient.RequestInfo)) {
+	hook := func(outcome string) func(apiclient.RequestInfo) {
+		return func(r apiclient.RequestInfo) {
+			if r.Verb == "GET" {
+				return
+			}
+			resource, key := objectOf(r.URL)
+			emit(trace.Event{Stage: trace.Client, Verb: r.Verb, Resource: resource, Key: key, Outcome: outcome, Code: r.Code, Took: r.Took})
 		}
-		resource, key := objectOf(r.URL)
-		trace(fmt.Sprintf("apiclient %s %s %s %d %s", r.Verb, resource, key, r.Code, r.Took.Round(time.Microsecond)))
 	}
+	return hook("sent"), hook("answered")
 }
 
 // objectOf reads a request's resource and object key from its path:

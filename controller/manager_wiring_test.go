@@ -13,10 +13,6 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
-	"github.com/kubewire/kubewire/controller/informer/informertest"
-	"github.com/kubewire/kubewire/fifo"
-	"github.com/kubewire/kubewire/store"
 )
 
 // syncedWithin waits for f, failing the test after a minute instead of hanging.
@@ -49,9 +45,8 @@ func TestManager_Run_returns_nil_when_its_context_is_done_however(t *testing.T) 
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
-			must(t, err)
-			m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+			m := newTestManager(t, controller.ManagerOptions{})
+			m.Informer(apiclient.Pods)
 			ctx, stop := tt.stop(context.Background())
 			stop()
 			if err := m.Run(ctx); err != nil {
@@ -62,40 +57,34 @@ func TestManager_Run_returns_nil_when_its_context_is_done_however(t *testing.T) 
 }
 
 func TestManager_two_versions_of_one_resource_are_two_informers(t *testing.T) {
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: scripts{}.source, Log: quiet})
-	must(t, err)
+	m := newTestManager(t, controller.ManagerOptions{})
 	v1 := apiclient.Resource{Group: "stable.example.com", Version: "v1", Name: "foos", Kind: "Foo", Namespaced: true}
 	v1alpha1 := v1
 	v1alpha1.Version = "v1alpha1"
-	a := m.Informer(v1, informer.Options{Namespace: "default"})
-	b := m.Informer(v1alpha1, informer.Options{Namespace: "default"})
+	a := m.Informer(v1)
+	b := m.Informer(v1alpha1)
 	if a == b {
 		t.Fatal("foos.v1 and foos.v1alpha1 share one informer: objects of one version would be cached as the other")
 	}
 }
 
 func TestManager_an_informer_and_a_controller_added_after_Run_are_started(t *testing.T) {
-	src := &lockedScripts{m: scripts{}}
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
-	must(t, err)
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
+	m := newTestManager(t, controller.ManagerOptions{Clock: controller.RealClock{}})
+	pods := m.Informer(apiclient.Pods)
+	m.start(t)
 	// One object, so that the sync needs Run's processLoop: Run has started.
-	must(t, src.wait(controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default"}).Sink.Replace([]*apiclient.Object{pod("p", "1")}, "1"))
+	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("p", "1")}, "1"))
 	syncedWithin(t, "pods", pods.WaitForCacheSync)
 
-	late := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: "default"})
-	must(t, src.wait(controller.InformerKey{Resource: "configmaps", Version: "v1", Namespace: "default"}).Sink.Replace([]*apiclient.Object{pod("a", "2")}, "2"))
+	late := m.Informer(apiclient.ConfigMaps)
+	must(t, m.scripts.of(t, "configmaps").Sink.Replace([]*apiclient.Object{pod("a", "2")}, "2"))
 	syncedWithin(t, "the informer added after Run", late.WaitForCacheSync)
 	if _, err := m.Ready(); err != nil {
 		t.Fatalf("Ready after the late informer synced: %v", err)
 	}
 	rec := newLog(nil)
-	ctrl := controller.New("late", rec, controller.Options{Log: quiet})
-	ctrl.Watch(late, nil)
-	m.Add(ctrl)
+	_, err := controller.New(m.Manager, "late", controller.Options{}).For(apiclient.ConfigMaps).Complete(rec)
+	must(t, err)
 	select {
 	case got := <-rec.calls:
 		if got != "default/a err=<nil>" {
@@ -104,35 +93,7 @@ func TestManager_an_informer_and_a_controller_added_after_Run_are_started(t *tes
 	case <-time.After(time.Minute):
 		t.Fatal("the controller added after Run never reconciled")
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-}
-
-// lockedScripts is scripts for a Source called while the test reads it: an
-// informer built after Run.
-type lockedScripts struct {
-	mu sync.Mutex
-	m  scripts
-}
-
-func (s *lockedScripts) source(key controller.InformerKey, rc apiclient.ResourceClient, sink fifoSink) informerRunner {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.m.source(key, rc, sink)
-}
-
-func (s *lockedScripts) wait(key controller.InformerKey) *scriptT {
-	for {
-		s.mu.Lock()
-		sc, ok := s.m[key]
-		s.mu.Unlock()
-		if ok {
-			return sc
-		}
-		yield()
-	}
+	must(t, m.stop())
 }
 
 func TestManager_its_logger_and_a_request_hook_of_the_clients_reach_the_Reflectors(t *testing.T) {
@@ -149,9 +110,9 @@ func TestManager_its_logger_and_a_request_hook_of_the_clients_reach_the_Reflecto
 	}
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	m, err := controller.NewManager(client, controller.ManagerOptions{Log: log})
+	m, err := controller.NewManager(client, controller.ManagerOptions{Namespace: "default", Log: log})
 	must(t, err)
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default"})
+	pods := m.Informer(apiclient.Pods)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
@@ -186,59 +147,28 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-type (
-	fifoSink       = fifo.Sink[*apiclient.Object]
-	informerRunner = informer.Runner
-	scriptT        = informertest.Script
-)
-
-func TestManager_an_informer_built_by_hand_is_run_counted_and_waited_for(t *testing.T) {
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Log: quiet})
-	must(t, err)
-	script := &informertest.Script{}
-	inf := informer.New(informer.Options{Name: "widgets", Source: script.Source})
-	must(t, m.AddInformer(inf))
-	if err := m.AddInformer(inf); err == nil {
-		t.Fatal("adopting one informer twice: no error")
-	}
-	if _, err := m.Ready(); err == nil || !strings.Contains(err.Error(), "widgets") {
-		t.Fatalf("Ready before the adopted informer synced = %v, want it named", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	must(t, script.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
-	syncedWithin(t, "widgets", inf.WaitForCacheSync)
-	if _, err := m.Ready(); err != nil {
-		t.Fatalf("Ready after the adopted informer synced: %v", err)
-	}
-	if page, want := scrape(t, m.Registry()), `kubewire_informer_cache_objects{informer="widgets",namespace="",selector="",version=""} 1`; !strings.Contains(page, want) {
-		t.Errorf("metrics page lacks %q:\n%s", want, page)
-	}
-	cancel()
-	must(t, <-done)
-}
-
-func TestManager_Informer_takes_the_options_of_a_hand_built_informer(t *testing.T) {
-	src := scripts{}
-	m, err := controller.NewManager(newClient(t, nil), controller.ManagerOptions{Source: src.source, Log: quiet})
-	must(t, err)
-	byName := store.Indexers[*apiclient.Object]{"name": func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Name}, nil }}
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: "default", LabelSelector: "app=web", Indexers: byName,
-		Transform: func(o *apiclient.Object) (*apiclient.Object, error) {
-			o.Metadata.Labels = map[string]string{"seen": "yes"}
-			return o, nil
-		}})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	must(t, waitScript(src, controller.InformerKey{Resource: "pods", Version: "v1", Namespace: "default", LabelSelector: "app=web"}).Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+// An index is given once: the objects cached before it are indexed, a second
+// index of another name on the same informer joins the first, and a second of
+// the same name is refused, never dropped in silence.
+func TestManager_Index_merges_indexes_and_refuses_a_name_given_twice(t *testing.T) {
+	m := newTestManager(t, controller.ManagerOptions{})
+	byName := func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Name}, nil }
+	byLabel := func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Labels["app"]}, nil }
+	must(t, m.Index(apiclient.Pods, "name", byName, controller.WithLabels("app=web")))
+	pods := m.Informer(apiclient.Pods, controller.WithLabels("app=web"))
+	m.start(t)
+	web := pod("a", "1")
+	web.Metadata.Labels = map[string]string{"app": "web"}
+	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{web}, "1"))
 	syncedWithin(t, "pods", pods.WaitForCacheSync)
-	got, err := pods.ByIndex("name", "a")
-	must(t, err)
-	if len(got) != 1 || got[0].Metadata.Labels["seen"] != "yes" {
-		t.Fatalf("ByIndex(name, a) = %v; want the pod, transformed", got)
+	must(t, m.Index(apiclient.Pods, "app", byLabel, controller.WithLabels("app=web"))) // after Run, over what is cached
+	if err := m.Index(apiclient.Pods, "name", byLabel, controller.WithLabels("app=web")); err == nil || !strings.Contains(err.Error(), `"name"`) {
+		t.Fatalf("a second index named %q: %v, want an error naming it", "name", err)
 	}
-	cancel()
-	must(t, <-done)
+	for index, value := range map[string]string{"name": "a", "app": "web"} {
+		got, err := pods.ByIndex(index, value)
+		if err != nil || len(got) != 1 || got[0].Metadata.Name != "a" {
+			t.Fatalf("ByIndex(%s, %s) = %v, %v; want the pod", index, value, got, err)
+		}
+	}
 }

@@ -1,8 +1,7 @@
 package controller_test
 
 import (
-	"errors"
-	"strings"
+	"reflect"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -11,47 +10,27 @@ import (
 
 var fooResource = apiclient.Resource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Name: "foos", Kind: "Foo", Namespaced: true}
 
-func TestSetControllerReference(t *testing.T) {
-	foo := &apiclient.ObjectMeta{Name: "example", Namespace: "demo", UID: "uid-foo"}
-	child := &apiclient.ObjectMeta{Name: "web", Namespace: "demo",
-		OwnerReferences: []apiclient.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "settings", UID: "uid-cm"}}}
-	must(t, controller.SetControllerReference(child, fooResource, foo))
-	must(t, controller.SetControllerReference(child, fooResource, foo)) // idempotent
-	if n := len(child.OwnerReferences); n != 2 {
-		t.Fatalf("%d owner references, want the ConfigMap's kept and one for the Foo", n)
+func TestChildOf_is_in_the_owners_namespace_controlled_by_it(t *testing.T) {
+	foo := &exampleFoo{ObjectMeta: apiclient.ObjectMeta{Name: "example", Namespace: "demo", UID: "uid-foo"}}
+	before := foo.ObjectMeta.DeepCopy()
+	child := controller.ChildOf(foo, "web")
+	if child.Name != "web" || child.Namespace != "demo" || len(child.OwnerReferences) != 1 {
+		t.Fatalf("child %+v", child)
 	}
-	ref := child.OwnerReferences[1]
+	ref := child.OwnerReferences[0]
 	if ref.APIVersion != "samplecontroller.k8s.io/v1alpha1" || ref.Kind != "Foo" || ref.Name != "example" || ref.UID != "uid-foo" ||
 		ref.Controller == nil || !*ref.Controller || ref.BlockOwnerDeletion == nil || !*ref.BlockOwnerDeletion {
 		t.Fatalf("owner reference %+v", ref)
 	}
-	if !controller.IsControlledBy(child, foo) {
-		t.Fatal("IsControlledBy: false after SetControllerReference")
+	if !reflect.DeepEqual(foo.ObjectMeta, before) {
+		t.Fatal("ChildOf changed the owner it was given")
 	}
-
-	other := &apiclient.ObjectMeta{Name: "example", Namespace: "demo", UID: "uid-new-foo"} // same name, another object
-	var owned *controller.AlreadyOwnedError
-	if err := controller.SetControllerReference(child, fooResource, other); !errors.As(err, &owned) || owned.Owner.UID != "uid-foo" {
-		t.Fatalf("adopting a child another owner controls: %v, want *AlreadyOwnedError naming uid-foo", err)
+	if !controller.IsControlledBy(&child, foo) {
+		t.Fatal("IsControlledBy: false for ChildOf's metadata")
 	}
-	if controller.IsControlledBy(child, other) {
+	other := &exampleFoo{ObjectMeta: apiclient.ObjectMeta{Name: "example", Namespace: "demo", UID: "uid-new-foo"}} // same name, another object
+	if controller.IsControlledBy(&child, other) {
 		t.Fatal("IsControlledBy matched by name; it must match by uid")
-	}
-
-	for _, tc := range []struct {
-		what  string
-		child apiclient.ObjectMeta
-		owner apiclient.ObjectMeta
-		want  string
-	}{
-		{"another namespace", apiclient.ObjectMeta{Name: "c", Namespace: "a"}, apiclient.ObjectMeta{Name: "o", Namespace: "b", UID: "u"}, "another namespace"},
-		{"a cluster-scoped child", apiclient.ObjectMeta{Name: "c"}, apiclient.ObjectMeta{Name: "o", Namespace: "b", UID: "u"}, "cluster-scoped"},
-		{"an owner never stored", apiclient.ObjectMeta{Name: "c", Namespace: "a"}, apiclient.ObjectMeta{Name: "o", Namespace: "a"}, "no name or uid"},
-	} {
-		err := controller.SetControllerReference(&tc.child, fooResource, &tc.owner)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || len(tc.child.OwnerReferences) != 0 {
-			t.Errorf("%s: %v, refs %v; want an error about %q and no reference", tc.what, err, tc.child.OwnerReferences, tc.want)
-		}
 	}
 }
 

@@ -54,14 +54,14 @@ func BenchmarkChange_after_a_restart(b *testing.B) {
 }
 
 func changeLatency(b *testing.B, listed int, priority bool) time.Duration {
-	inf, src, start := newInformer(b, informer.Options{})
+	m := newTestManager(b, controller.ManagerOptions{Clock: controller.RealClock{}})
 	changed := pod(fmt.Sprintf("p-%05d", listed/2), "2")
 	rec := &busyReconciler{work: make([]byte, 64<<10), waitFor: controller.RequestFor(changed), reached: make(chan struct{}), first: make(chan struct{})}
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
+	builder := controller.New(m.Manager, "pods", controller.Options{})
 	if priority {
-		ctrl.Watch(inf, nil)
+		builder.For(apiclient.Pods)
 	} else {
-		ctrl.WatchWith(inf, func(enqueue func(controller.Request)) informer.Handler {
+		builder.For(apiclient.ConfigMaps).WatchesWith(apiclient.Pods, func(enqueue func(controller.Request)) informer.Handler {
 			own := func(o *apiclient.Object) { enqueue(controller.RequestFor(o)) }
 			return informer.HandlerFuncs{
 				AddFunc:    func(o *apiclient.Object, _ bool) { own(o) },
@@ -70,11 +70,17 @@ func changeLatency(b *testing.B, listed int, priority bool) time.Duration {
 			}
 		})
 	}
-	start()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ctrl.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	if _, err := builder.Complete(rec); err != nil {
+		b.Fatal(err)
+	}
+	m.start(b)
+	defer func() { _ = m.stop() }()
+	if !priority {
+		if err := m.scripts.of(b, "configmaps").Sink.Replace(nil, "1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	src := m.scripts.of(b, "pods")
 
 	pods := make([]*apiclient.Object, listed)
 	for i := range pods {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // After a restart the informer lists 10,000 objects, each a Request; one of them
@@ -17,21 +17,21 @@ import (
 // not been listed.)
 func TestController_a_change_is_not_queued_behind_the_initial_list(t *testing.T) {
 	const listed = 10_000
-	inf, src, start := newInformer(t, informer.Options{})
 	rec := newLog(nil)
 	rec.calls = make(chan string, listed+10)
 	rec.block, rec.started = make(chan struct{}), make(chan string, listed+10)
 	changed := fmt.Sprintf("default/p-%05d", listed/2)
 	seen := make(chan struct{})
-	trace := func(line string) {
-		if strings.HasPrefix(line, "queue dedup "+changed+" ") || strings.HasPrefix(line, "queue add "+changed+" ") && !strings.Contains(line, "low priority") {
+	trace := func(e trace.Event) {
+		if e.Stage == trace.Queue && e.Key == changed && (e.Verb == "dedup" || !e.LowPriority) {
 			close(seen)
 		}
 	}
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet, Trace: trace})
-	ctrl.Watch(inf, nil)
-	start()
-	run(t, ctrl)
+	m := newTestManager(t, controller.ManagerOptions{Trace: trace})
+	_, err := controller.New(m.Manager, "pods", controller.Options{}).For(apiclient.Pods).Complete(rec)
+	must(t, err)
+	m.start(t)
+	src := m.scripts.of(t, "pods")
 	pods := make([]*apiclient.Object, listed)
 	for i := range pods {
 		pods[i] = pod(fmt.Sprintf("p-%05d", i), "1")
@@ -62,12 +62,14 @@ func TestController_a_change_is_not_queued_behind_the_initial_list(t *testing.T)
 // Predicates apply per watch: with GenerationChanged, a status-only update
 // reconciles nothing, and a spec change does.
 func TestController_watch_applies_its_predicates(t *testing.T) {
-	inf, src, start := newInformer(t, informer.Options{})
 	rec := newLog(nil)
-	ctrl := controller.New("pods", rec, controller.Options{Log: quiet})
-	ctrl.Watch(inf, nil, controller.GenerationChanged)
-	start()
-	run(t, ctrl)
+	m := newTestManager(t, controller.ManagerOptions{})
+	_, err := controller.New(m.Manager, "pods", controller.Options{}).
+		For(apiclient.Pods, controller.WithPredicates(controller.GenerationChanged)).
+		Complete(rec)
+	must(t, err)
+	m.start(t)
+	src := m.scripts.of(t, "pods")
 	withGeneration := func(name, rv string, gen int) *apiclient.Object {
 		o := pod(name, rv)
 		o.Metadata.Generation = int64(gen)

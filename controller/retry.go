@@ -1,6 +1,10 @@
 package controller
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/kubewire/kubewire/controller/trace"
+)
 
 // failed decides what becomes of a Request whose Reconcile returned err: a
 // Terminal error is given up at once; any other is retried after the Limiter's
@@ -11,8 +15,8 @@ func (c *Controller) failed(req Request, err error) {
 		c.stats.terminal.Add(1)
 		c.queue.Forget(req)
 		c.forgetFailures(req)
-		c.opts.Log.Error("reconcile failed for good", "controller", c.name, "request", req.String(), "err", err)
-		c.trace("controller reconcile %s terminal error: %v", req, err)
+		c.log.Error("reconcile failed for good", "controller", c.name, "request", req.String(), "err", err)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "terminal", Err: err})
 		return
 	}
 	if c.opts.MaxRetries > 0 {
@@ -24,15 +28,17 @@ func (c *Controller) failed(req Request, err error) {
 			c.queue.Forget(req)
 			c.forgetFailures(req)
 			c.stats.dropped.Add(1)
-			c.opts.Log.Error("reconcile failed too often, dropping", "controller", c.name, "request", req.String(), "retries", c.opts.MaxRetries, "err", err)
-			c.trace("controller reconcile %s dropped after %d retries: %v", req, c.opts.MaxRetries, err)
+			c.log.Error("reconcile failed too often, dropping", "controller", c.name, "request", req.String(), "retries", c.opts.MaxRetries, "err", err)
+			c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "dropped", Retry: c.opts.MaxRetries, Err: err})
 			return
 		}
 	}
 	// Back off and retry: AddRateLimited waits longer after each failure.
 	c.queue.AddRateLimited(req)
-	c.opts.Log.Warn("reconcile failed, will retry", "controller", c.name, "request", req.String(), "retry", c.queue.NumRequeues(req), "err", err)
-	c.trace("controller reconcile %s error (retry %d): %v", req, c.queue.NumRequeues(req), err)
+	c.log.Warn("reconcile failed, will retry", "controller", c.name, "request", req.String(), "retry", c.queue.NumRequeues(req), "err", err)
+	if c.trace != nil {
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "error", Retry: c.queue.NumRequeues(req), Err: err})
+	}
 }
 
 // forgetFailures ends req's run of failures in a row (MaxRetries counts them).

@@ -1,19 +1,18 @@
 package controller
 
 import (
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
-// Watch connects an informer: each add, update and delete it sees becomes the
-// Requests that toRequests returns (nil means the object's own Request). Use a
-// mapping to watch other kinds than the one reconciled — ToOwner for the objects
-// a controller owns, every pod matching a deployment's selector:
+// watch registers w's handler on inf (Builder.Complete calls it, once per For,
+// Owns, Watches and WatchesWith). Each add, update and delete inf sees becomes
+// the Requests w maps it to:
 //
 //	add       toRequests(obj)
 //	update    toRequests(old) and toRequests(new), each Request once: when an
@@ -22,29 +21,27 @@ import (
 //	delete    toRequests(final state): the watch's last object, or, when the
 //	          delete was learned from a relist, the last state the cache had
 //
-// An update passes only if every one of preds passes it (Predicate; none: every
-// update passes). Adds of the informer's initial list and resyncs (an update
-// whose old and new have the same resourceVersion) are queued at low priority
+// An update passes only if every one of w's predicates passes it. A resync
+// (resync > 0, the For watch's Options.ResyncPeriod: an update whose old and new
+// are the same object) passes whatever the predicates say: it is the safety net,
+// and a predicate such as GenerationChanged would drop every one. Adds of the
+// informer's initial list and resyncs are queued at low priority
 // (queue/priority.go): after a restart, ten thousand listed objects do not stand
 // in front of the one that just changed.
 //
-// Watch before Run: Run starts the workers once this handler has the informer's
-// initial list. Watch while Run runs works too (a watch added when a CRD appears,
-// say): the handler starts at once and is given the cache as adds, but the
-// workers, already running, do not wait for it, so a Reconcile may read that
-// informer's cache before it has synced. Watch after Run has returned is an
-// error: nothing would take the Requests. (Silently accepting it was issue 14.)
-// The informer itself must run: Watch cannot start it.
-func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Object) []Request, preds ...Predicate) error {
+// Before the controller runs, its run waits until this handler has the
+// informer's initial list. A controller completed while the Manager runs starts
+// with its handlers registered the same way, and waits for them too.
+func (c *Controller) watch(inf *informer.Informer, w watch, resync time.Duration) {
+	if w.handler != nil {
+		c.register(inf, c.handlerOf(w.handler), 0)
+		return
+	}
+	toRequests := w.toRequests
 	if toRequests == nil {
 		toRequests = func(o *apiclient.Object) []Request { return []Request{RequestFor(o)} }
-		c.mu.Lock()
-		if c.primary == nil {
-			c.primary = inf
-		}
-		c.mu.Unlock()
 	}
-	pass := And(preds...)
+	pass := And(w.preds...)
 	enqueue := func(low bool, objs ...*apiclient.Object) {
 		var queued []Request // an update's two objects often map to the same Request
 		for _, o := range objs {
@@ -56,53 +53,43 @@ func (c *Controller) Watch(inf *informer.Informer, toRequests func(*apiclient.Ob
 			}
 		}
 	}
-	return c.register(inf, informer.HandlerFuncs{
+	c.register(inf, informer.HandlerFuncs{
 		AddFunc: func(o *apiclient.Object, initialList bool) { enqueue(initialList, o) },
 		UpdateFunc: func(old, o *apiclient.Object) {
-			if pass(old, o) {
-				enqueue(old.Metadata.ResourceVersion == o.Metadata.ResourceVersion, old, o)
+			resynced := old.Metadata.ResourceVersion == o.Metadata.ResourceVersion
+			if resynced || pass(old, o) {
+				enqueue(resynced, old, o)
 			}
 		},
 		DeleteFunc: func(o *apiclient.Object, _ bool) { enqueue(false, o) },
-	}, c.opts.ResyncPeriod)
+	}, resync)
 }
 
-// WatchWith connects an informer through a handler of the caller's making, for
-// controllers that react to transitions (a pod that was Pending and is now
-// Running) rather than to every change; the handler calls enqueue with the
-// Requests to reconcile. When it may be called is as for Watch.
-func (c *Controller) WatchWith(inf *informer.Informer, handler func(enqueue func(Request)) informer.Handler) error {
-	if c.opts.Trace == nil {
-		return c.register(inf, handler(func(r Request) { c.add(r, false, nil) }), 0)
+// handlerOf is WatchesWith's handler, given the enqueue it calls. With a
+// trace, each queued Request names the object whose event queued it (from=):
+// the handler is called with that object on its listener's goroutine, and
+// enqueue reads it back there. A handler that enqueues later, from a goroutine
+// of its own, gets the last object its listener handled.
+func (c *Controller) handlerOf(handler func(enqueue func(Request)) informer.Handler) informer.Handler {
+	if c.trace == nil {
+		return handler(func(r Request) { c.add(r, false, nil) })
 	}
-	// With a trace, each queued Request names the object whose event queued it
-	// (from=): the handler is called with that object on its listener's
-	// goroutine, and enqueue reads it back there. A handler that enqueues later,
-	// from a goroutine of its own, gets the last object its listener handled.
 	var cause atomic.Pointer[apiclient.Object]
 	h := handler(func(r Request) { c.add(r, false, cause.Load()) })
-	return c.register(inf, informer.HandlerFuncs{
+	return informer.HandlerFuncs{
 		AddFunc:    func(o *apiclient.Object, initial bool) { cause.Store(o); h.OnAdd(o, initial) },
 		UpdateFunc: func(old, o *apiclient.Object) { cause.Store(o); h.OnUpdate(old, o) },
 		DeleteFunc: func(o *apiclient.Object, unknown bool) { cause.Store(o); h.OnDelete(o, unknown) },
-	}, 0)
+	}
 }
 
-// register adds h to inf, and, before Run, keeps its Registration for Run to wait
-// on.
-func (c *Controller) register(inf *informer.Informer, h informer.Handler, resync time.Duration) error {
+// register adds h to inf under the controller's name and keeps its
+// Registration for run to wait on.
+func (c *Controller) register(inf *informer.Informer, h informer.Handler, resync time.Duration) {
+	reg := inf.AddHandler(c.name, h, resync)
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch c.state {
-	case stopped:
-		return fmt.Errorf("controller %s: watch of %s after Run returned: nothing would take its Requests", c.name, inf.Name())
-	case running:
-		c.opts.Log.Info("watch added while running; workers do not wait for its informer to sync", "controller", c.name, "informer", inf.Name())
-		inf.AddHandler(c.name, h, resync)
-		return nil
-	}
-	c.regs = append(c.regs, inf.AddHandler(c.name, h, resync))
-	return nil
+	c.regs = append(c.regs, reg)
+	c.mu.Unlock()
 }
 
 // add queues r, at low priority for what is probably unchanged, and traces
@@ -114,7 +101,7 @@ func (c *Controller) register(inf *informer.Informer, h informer.Handler, resync
 // and a worker takes traceMu before it traces the reconcile start: so the trace
 // says "queue add" before "reconcile start" even when a worker takes r at once.
 func (c *Controller) add(r Request, low bool, from *apiclient.Object) {
-	if c.opts.Trace != nil {
+	if c.trace != nil {
 		c.traceMu.Lock()
 		defer c.traceMu.Unlock()
 	}
@@ -124,19 +111,15 @@ func (c *Controller) add(r Request, low bool, from *apiclient.Object) {
 	} else {
 		added = c.queue.Add(r)
 	}
-	if c.opts.Trace == nil {
+	if c.trace == nil {
 		return
 	}
-	cause := ""
+	e := trace.Event{Stage: trace.Queue, Verb: "add", Key: r.String(), Size: c.queue.Len(), LowPriority: low}
 	if from != nil {
-		cause = " from=" + RequestFor(from).String()
+		e.From = RequestFor(from).String()
 	}
-	switch after := c.queue.Len(); {
-	case added && low:
-		c.trace("queue add %s depth=%d%s (low priority: initial list or resync)", r, after, cause)
-	case added:
-		c.trace("queue add %s depth=%d%s", r, after, cause)
-	default:
-		c.trace("queue dedup %s depth=%d%s (already waiting or being processed)", r, after, cause)
+	if !added {
+		e.Verb = "dedup" // already waiting or being processed
 	}
+	c.emit(e)
 }

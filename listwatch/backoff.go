@@ -7,15 +7,28 @@ import "time"
 // Jitter of itself (so that clients failing together do not retry together), and
 // back to Initial once ResetAfter has passed since the last failure.
 //
+// While the server does not answer at all (apiclient.IsUnreachable: the
+// connection refused, reset or timed out), the wait before jitter is at most
+// MaxUnreachable, and the first answer after that — any answer: a watch opened, a
+// list read, a Status — starts the series again from Initial. A server that is
+// down costs nothing to ask, and asking often is how a Reflector learns first
+// that it is back: its own next try is the signal, whether or not its resource
+// changes. A server that answers with failures (a 5xx, a 410, a watch that ends
+// at once) gets the full series, up to Max.
+//
 // The zero value means client-go's numbers (reflector.go's backoff manager): 0.8 s
 // doubling to 30 s, jitter 1.0 (waits of 0.8–1.6 s at first, 30–60 s at most),
-// reset after 2 minutes without a failure. A Backoff is a plain value.
+// reset after 2 minutes without a failure; and MaxUnreachable 1 s (waits of 1–2
+// s), which client-go does not have: after an outage its quiet informers wait out
+// waits of up to a minute (issue 31: 45 s, the controller 58 s after the server
+// was back). A Backoff is a plain value.
 type Backoff struct {
-	Initial    time.Duration
-	Max        time.Duration
-	Factor     float64
-	Jitter     float64
-	ResetAfter time.Duration
+	Initial        time.Duration
+	Max            time.Duration
+	Factor         float64
+	Jitter         float64
+	ResetAfter     time.Duration
+	MaxUnreachable time.Duration
 }
 
 func (b Backoff) withDefaults() Backoff {
@@ -34,6 +47,9 @@ func (b Backoff) withDefaults() Backoff {
 	if b.ResetAfter <= 0 {
 		b.ResetAfter = 2 * time.Minute
 	}
+	if b.MaxUnreachable <= 0 {
+		b.MaxUnreachable = time.Second
+	}
 	return b
 }
 
@@ -41,17 +57,36 @@ func (b Backoff) withDefaults() Backoff {
 // series. Not safe for concurrent use; the Run goroutine owns it.
 type backoff struct {
 	Backoff
-	next time.Duration // the next wait before jitter
-	last time.Time     // when the last wait was handed out
+	next        time.Duration // the next wait before jitter
+	last        time.Time     // when the last wait was handed out
+	unreachable bool          // the last failure had no answer from the server
 }
 
-// wait returns how long to wait after a failure at now; rand returns numbers in [0, 1).
-func (b *backoff) wait(now time.Time, rand func() float64) time.Duration {
+// wait returns how long to wait after a failure at now; rand returns numbers in
+// [0, 1). unreachable says the server did not answer at all.
+func (b *backoff) wait(now time.Time, rand func() float64, unreachable bool) time.Duration {
+	if !unreachable {
+		b.answered()
+	}
 	if b.last.IsZero() || now.Sub(b.last) > b.ResetAfter {
 		b.next = b.Initial
 	}
 	b.last = now
 	d := b.next
 	b.next = min(time.Duration(float64(b.next)*b.Factor), b.Max)
+	if unreachable {
+		d = min(d, b.MaxUnreachable)
+		b.unreachable = true
+	}
 	return d + time.Duration(rand()*b.Jitter*float64(d))
+}
+
+// answered is told that the server answered: the first answer after failures
+// that had none starts the series again, and answered reports it.
+func (b *backoff) answered() bool {
+	if !b.unreachable {
+		return false
+	}
+	b.unreachable, b.last = false, time.Time{}
+	return true
 }

@@ -39,23 +39,30 @@
 // PageSize (Pager), or a streaming list (WatchList); Replace the Sink with the
 // result at the list's resourceVersion. A 410 on a continuation page lists
 // everything at once; a 410 on the list itself lists the latest from etcd; a
-// streaming list that fails before its end becomes a LIST (fallBack).
+// streaming list that fails before its end becomes a LIST (fallBack). Every list
+// is bounded by the client's apiclient.ListLimits (1 GiB after decompression and
+// 500,000 objects by default, all pages or initial events together, and no
+// continue token twice): one past them fails like any other and backs off.
 //
 // Watching: watch from the last resourceVersion with allowWatchBookmarks and a
 // timeoutSeconds drawn in [5, 10) minutes. Every event, bookmarks included, moves the
 // resourceVersion on. A normal end watches again from there, without a LIST; a 410
 // (ERROR event or response) lists again, and what vanished meanwhile reaches the Sink
 // through Replace; a watch silent for its timeout plus IdleMargin is dropped. A
-// watch the server ends within a second without moving the resourceVersion on
-// backs off before the next (errClosedAtOnce), so a server that hangs up at once
-// cannot make it spin; a watch the server refuses with a 4xx other than 410 and
-// 429 — a 400 for a resourceVersion it cannot read, a 403 — backs off and lists
-// again, the latest state after a 400 (refusedWatch), since the same request
-// would fail the same way.
+// watch the server ends within a second backs off before the next, whatever it
+// carried (errClosedAtOnce), so a server that hangs up at once cannot make it
+// spin; a watch the server refuses with a 4xx other than 410 and 429 — a 400 for
+// a resourceVersion it cannot read, a 403 — backs off and lists again, the latest
+// state after a 400 (refusedWatch), since the same request would fail the same
+// way.
 //
 // BackingOff: 0.8 s doubling to 30 s with jitter (Backoff), reset after two
 // minutes without failure; a Status asking for a longer Retry-After is obeyed. Then
-// the state that failed runs again.
+// the state that failed runs again. While the server does not answer at all
+// (apiclient.IsUnreachable), the waits stay at 1–2 s, and its first answer
+// starts the series again: after an outage every Reflector, a quiet one too, is
+// listing or watching within two seconds of the server's return, told by its own
+// next try.
 //
 // # resourceVersion in five minutes
 //
@@ -114,6 +121,11 @@
 //   - Run never gives up and never panics on what the server sends: a malformed or
 //     oversized line, an unknown event type, a cut or stalled stream are logged,
 //     reported in Health and recovered from. Only ctx stops it.
+//   - A list holds at most what apiclient.ListLimits allows (with the defaults,
+//     740 MB of RSS for real pods, 1.44 GB at worst: its doc has the
+//     figures), and then fails with an error wrapping apiclient.ErrListLimit.
+//   - A watch the server ended within a second is followed by a wait that grows
+//     with each one, as every failure is.
 //   - The Sink sees one Replace per completed list, then the watch's events in
 //     order; nothing from a list that did not complete.
 //   - A failed list never replaces the Sink's contents: whether the first list or
@@ -133,7 +145,9 @@
 // Pager is the module's one paging loop (client-go keeps its own in tools/pager):
 // it follows continue tokens, hands each object on as it is decoded, and after an
 // expired token (410) lists everything at once. The Reflector's lists, ListAll
-// and `kubewire get` use it.
+// and `kubewire get` use it. One apiclient.PageGuard follows the whole list: its
+// bytes and objects (the client's ListLimits) and every continue token it has
+// seen.
 //
 // # Recording
 //
@@ -168,6 +182,17 @@
 //     nothing, and it runs on a fake clock in tests.
 //   - A 410 is relisted at once (client-go waits its backoff); only a 410 that
 //     comes before any event of the watch waits, to avoid a LIST loop.
+//   - While the server does not answer, the backoff stays at 1–2 s instead of
+//     growing to 30–60 s, and the server's first answer resets it (client-go
+//     resets after two minutes without failure only, so a quiet informer may
+//     wait up to a minute after the server is back). Asking a server that is
+//     down costs it nothing; asking one that answers with failures gets the
+//     whole series still.
+//   - A watch that ends within a second backs off even when it carried events;
+//     client-go counts any event as progress and watches again at once.
+//   - A list has a byte bound (apiclient.ListLimits) besides its objects, and a
+//     continue token seen anywhere before in the list ends it; client-go's pager
+//     has neither, and follows a server's tokens for as long as it sends them.
 //   - Every step is a Step value with one line of text, for traces and golden
 //     files, and Health is one snapshot instead of scattered metrics.
 //   - A list that fails does not reach the Sink, as in client-go (its list

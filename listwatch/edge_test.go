@@ -38,14 +38,24 @@ func TestReflector_edge_cases(t *testing.T) {
 		{"closed-at-once", listwatch.Options{}, []string{
 			// A watch ended at once with nothing in it could spin: it backs off.
 			list0, ok, podList("10", podJSON("a", "5")),
-			watch10, ok, "< end",
+			watch10, ok, "< end # at once",
 			watch10, ok, ev("ADDED", "b", "11"), "< end",
+		}},
+		{"closed-at-once-after-an-event", listwatch.Options{}, []string{
+			// So does one that ends at once after an event: progress or not, a
+			// server that hangs up every watch at once gets the growing backoff
+			// (issue 29: one MODIFIED a watch made 2,670 watches a second).
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, ev("MODIFIED", "a", "11"), "< end # at once",
+			watch11, ok, ev("MODIFIED", "a", "12"), "< end # at once",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=12&watch=true", ok, ev("MODIFIED", "a", "13"), "< end # at once",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=13&watch=true", ok, ev("MODIFIED", "a", "14"), "< end",
 		}},
 		{"only-bookmarks-then-end", listwatch.Options{}, []string{
 			// Ending at once after a bookmark that moves nothing is no progress
 			// either: it backs off too (issue 16: it watched again at once, forever).
 			list0, ok, podList("10", podJSON("a", "5")),
-			watch10, ok, bookmark("10"), "< end",
+			watch10, ok, bookmark("10"), "< end # at once",
 			watch10, ok, ev("ADDED", "b", "11"), "< end",
 		}},
 		{"watch-refused", listwatch.Options{}, []string{
@@ -108,6 +118,30 @@ func TestReflector_edge_cases(t *testing.T) {
 			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok, podList("20", podJSON("b", "11")),
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=20&watch=true", ok, ev("MODIFIED", "b", "21"), "< end",
+		}},
+		{"streaming-404-on-the-first-list", listwatch.Options{WatchList: true}, []string{
+			// A 404 says the resource is not served yet (its CRD is not
+			// installed), not that streaming lists are not: the list after the
+			// backoff streams again (issue 31: it listed with LIST for the rest
+			// of the process).
+			streamingList, "< 404", status(404, "NotFound", "the server could not find the requested resource"),
+			list0, "< 404", status(404, "NotFound", "the server could not find the requested resource"),
+			streamingList, ok, ev("ADDED", "a", "5"), initialEventsEnd("10"), "< end",
+			watch10, ok, ev("ADDED", "b", "11"), "< end",
+		}},
+		{"server-unreachable", listwatch.Options{}, []string{
+			// The API server goes away under a quiet watch (no event since the
+			// list) and stays away: while nothing answers, the waits stay at 1–2 s
+			// instead of growing to a minute. Its first answer, a 410 (its watch
+			// cache starts after our version), starts the backoff again, so the
+			// relist waits 1–2 s too (issue 31: 45 s after a 20 s outage).
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, "< close",
+			watch10, "< close", watch10, "< close", watch10, "< close", watch10, "< close",
+			watch10, "< close", watch10, "< close", watch10, "< close",
+			watch10, ok, gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=10", ok, podList("30", podJSON("a", "5")),
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=30&watch=true", ok, ev("ADDED", "b", "31"), "< end",
 		}},
 		{"too-large-resource-version", listwatch.Options{}, []string{
 			// A server whose cache is behind our resourceVersion: the watch relists,

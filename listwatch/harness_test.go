@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,12 +44,20 @@ type scenario struct {
 // OnStep and Logger, which the scenario owns.
 func newScenario(t *testing.T, rec *recording.Recording, opts listwatch.Options) *scenario {
 	t.Helper()
+	return newScenarioWith(t, rec, apiclient.Options{}, opts)
+}
+
+// newScenarioWith is newScenario with client options (but Clock, which is the
+// scenario's).
+func newScenarioWith(t *testing.T, rec *recording.Recording, copts apiclient.Options, opts listwatch.Options) *scenario {
+	t.Helper()
 	sc := &scenario{t: t, clock: apitest.NewClock(), stallAt: -1}
 	sc.srv = apitest.NewServer(sc.clock)
 	t.Cleanup(sc.srv.Close)
 	sc.srv.Replay(rec)
 	sc.srv.OnReply = sc.onReply
-	c, err := sc.srv.Client(apiclient.Options{Clock: sc.clock})
+	copts.Clock = sc.clock
+	c, err := sc.srv.Client(copts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +147,9 @@ func (sc *scenario) run() []string {
 func (sc *scenario) onStep(s listwatch.Step) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	sc.lines = append(sc.lines, s.String())
+	// A failure to reach the server names its URL, whose port changes from run
+	// to run.
+	sc.lines = append(sc.lines, strings.ReplaceAll(s.String(), sc.srv.URL, "https://apiserver"))
 	switch s.Op {
 	case listwatch.OpBackoff:
 		sc.clock.Step(s.Wait)
@@ -177,12 +188,26 @@ func (sc *scenario) onReply(rep apitest.Reply) {
 			sc.clock.Step(d)
 		}()
 	}
+	if lasted(rep.Exchange) {
+		// The response's end is sent once this returns: the watch has lasted
+		// a second by the time the reflector reads it.
+		sc.clock.Step(time.Second)
+	}
 	if rep.Exchange.End == recording.Stall {
 		sc.mu.Lock()
 		defer sc.mu.Unlock()
 		sc.stallAt = len(rep.Exchange.Lines)
 		sc.maybeIdle()
 	}
+}
+
+// lasted says whether a scripted response is a watch the server ended normally
+// after it had lasted: in a recording that is its timeoutSeconds passing
+// (recording.Finished). A second is as long as the reflector cares about: a watch
+// ended sooner backs off (errClosedAtOnce). A script says "< end # at once" for
+// a watch ended as soon as it was asked for.
+func lasted(ex *recording.Exchange) bool {
+	return ex.End == recording.Finished && strings.Contains(ex.Target, "watch=true") && !strings.Contains(ex.EndNote, "at once")
 }
 
 // maybeIdle steps the clock past the idle timeout when a stall is on and the

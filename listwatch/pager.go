@@ -2,7 +2,6 @@ package listwatch
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -41,28 +40,30 @@ type Pager struct {
 // opts.Limit sets the page size (0: one response with everything). An error from
 // the server or from fn ends the list and is returned as it is.
 //
+// The whole list, its pages and the LIST after an expired token together, is
+// bounded by one apiclient.PageGuard with the client's ListLimits: its objects,
+// its bytes after decompression, its pages, and a continue token seen before
+// (in any position) end it with an error wrapping apiclient.ErrListLimit. It
+// starts over once: a second expired token is returned as it is.
+//
 // Cost: one request per page, plus the failed page and one unpaged LIST after an
 // expired token; memory for one object at a time plus what fn keeps.
 func (p Pager) List(ctx context.Context, rc apiclient.ResourceClient, opts apiclient.ListOptions, fn func(*apiclient.Object) error) (string, error) {
 	first := opts
 	rv := ""
-	var guard apiclient.PageGuard
+	guard := rc.PageGuard()
+	restarted := false
 	for page := 1; ; page++ {
 		if p.OnPage != nil {
 			p.OnPage(page, opts)
 		}
-		meta, err := rc.ListEach(ctx, opts, p.Decode, func(o *apiclient.Object) error {
-			if err := guard.Items(1); err != nil {
-				return err
-			}
-			return fn(o)
-		})
-		if apiclient.IsGone(err) && opts.Continue != "" {
+		meta, err := rc.ListPage(ctx, guard, opts, p.Decode, fn)
+		if apiclient.IsGone(err) && opts.Continue != "" && !restarted {
 			if p.OnExpired != nil {
 				p.OnExpired(err)
 			}
 			guard.Restart()
-			opts, rv, page = first, "", 0
+			opts, rv, page, restarted = first, "", 0, true
 			opts.Limit = 0
 			continue
 		}
@@ -74,9 +75,6 @@ func (p Pager) List(ctx context.Context, rc apiclient.ResourceClient, opts apicl
 		}
 		if meta.Continue == "" {
 			return rv, nil
-		}
-		if err := guard.Page(meta.Continue); err != nil {
-			return "", fmt.Errorf("list: %w", err)
 		}
 		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
 	}

@@ -2,12 +2,18 @@ package listwatch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -84,6 +90,24 @@ func TestPager_starts_over_unpaged_when_a_continue_token_expires(t *testing.T) {
 	}
 }
 
+// It starts over once: a server whose "unpaged" LIST pages anyway, and whose
+// token then expires again, would make it start over for ever, so the second
+// expiry is the list's error.
+func TestPager_starts_over_only_once(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
+		page2, "< 410", gone410,
+		"> GET /api/v1/namespaces/demo/pods?resourceVersion=0", ok, pagedList("90", "p3", podJSON("a", "3")),
+		"> GET /api/v1/namespaces/demo/pods?continue=p3", "< 410", gone410,
+	))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // past the script, the server holds a request
+	defer cancel()
+	_, _, err := listwatch.ListAll(ctx, rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	if !apiclient.IsGone(err) {
+		t.Fatalf("ListAll: %v, want the second 410", err)
+	}
+}
+
 func TestPager_returns_the_error_of_a_page(t *testing.T) {
 	rc := replayClient(t, script(t,
 		page1, ok, pagedList("50", "p2", podJSON("a", "3")),
@@ -104,7 +128,63 @@ func TestPager_refuses_a_repeated_continue_token(t *testing.T) {
 		page2, ok, pagedList("50", "p2", podJSON("b", "4")),
 	))
 	_, _, err := listwatch.ListAll(context.Background(), rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
-	if err == nil || !strings.Contains(err.Error(), "same continue token twice") {
+	if err == nil || !strings.Contains(err.Error(), "page 2 has the continue token of page 1") {
 		t.Fatalf("ListAll: %v, want a repeated-token error", err)
 	}
+}
+
+// A token seen before in the same list ends it, in any position: A, B, A is no
+// more a list than A, A (issue 29: two tokens alternating passed the check, and
+// sync passed 6 GB).
+func TestPager_refuses_continue_tokens_that_alternate(t *testing.T) {
+	rc := replayClient(t, script(t,
+		page1, ok, pagedList("50", "A", podJSON("a", "3")),
+		"> GET /api/v1/namespaces/demo/pods?continue=A&limit=1", ok, pagedList("50", "B", podJSON("b", "4")),
+		"> GET /api/v1/namespaces/demo/pods?continue=B&limit=1", ok, pagedList("50", "A", podJSON("c", "5")),
+	))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // past the script, the server holds a request
+	defer cancel()
+	_, _, err := listwatch.ListAll(ctx, rc, apiclient.ListOptions{ResourceVersion: "0", Limit: 1})
+	if !errors.Is(err, apiclient.ErrListLimit) || !strings.Contains(err.Error(), "page 3 has the continue token of page 1") {
+		t.Fatalf("ListAll: %v, want an error wrapping ErrListLimit: page 3 repeats page 1's token", err)
+	}
+}
+
+// A server that makes up a new token for every page is stopped by the list's
+// bytes, all pages together (ListLimits.Bytes): the pages are each well under
+// the bound, the list is not (issue 29: sync passed 6 GB, get 570 MB).
+func TestPager_stops_a_list_that_never_ends_at_its_bytes(t *testing.T) {
+	var pages atomic.Int64
+	items := strings.Repeat(podJSON("p", "1")+",", 99) + podJSON("p", "1")
+	rc := handlerClient(t, apiclient.Options{ListLimits: apiclient.ListLimits{Bytes: 1 << 20}}, func(w http.ResponseWriter, r *http.Request) {
+		n := pages.Add(1)
+		if n > 1000 {
+			http.Error(w, "enough", 500) // the old code would page on without end
+			return
+		}
+		fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":"p%d"},"items":[%s]}`, n, items)
+	})
+	kept := 0
+	_, err := listwatch.Pager{}.List(context.Background(), rc, apiclient.ListOptions{Limit: 100}, func(*apiclient.Object) error {
+		kept++
+		return nil
+	})
+	if !errors.Is(err, apiclient.ErrListLimit) || !strings.Contains(err.Error(), "over 1 MiB") {
+		t.Fatalf("an endless list: %v, want an error wrapping ErrListLimit saying the list is over 1 MiB", err)
+	}
+	if perPage := int64(len(items)); pages.Load() > 1<<20/perPage+1 {
+		t.Fatalf("%d pages of %d bytes asked for, past the bound", pages.Load(), perPage)
+	}
+}
+
+// handlerClient is a client of demo's pods on a plain HTTP server with handler.
+func handlerClient(t *testing.T, opts apiclient.Options, handler http.HandlerFunc) apiclient.ResourceClient {
+	t.Helper()
+	ts := httptest.NewServer(handler)
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Source: "test"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Resource(apiclient.Pods).Namespace("demo")
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
@@ -25,6 +26,12 @@ func secretEvent(typ, rv, value string) string {
 func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
+	clock := apitest.NewClock()
+	srv.OnReply = func(rep apitest.Reply) {
+		if lasted(rep.Exchange) { // else the watch ended at once, a failure Record stops at
+			clock.Step(time.Second)
+		}
+	}
 	srv.Replay(script(t,
 		"> GET /api/v1/namespaces/demo/secrets?limit=500&resourceVersion=0", ok, secretList,
 		"> GET /api/v1/namespaces/demo/secrets?allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300&watch=true", ok,
@@ -34,7 +41,7 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 	))
 	var out bytes.Buffer
 	sum, err := listwatch.Record(context.Background(), srv.Config(), apiclient.Secrets, &out, listwatch.RecordOptions{
-		Namespace: "demo", Events: 3, Comments: []string{"a test"}})
+		Namespace: "demo", Events: 3, Comments: []string{"a test"}, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +92,12 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 func TestRecord_into_a_file_reads_back(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
+	clock := apitest.NewClock()
+	srv.OnReply = func(rep apitest.Reply) {
+		if lasted(rep.Exchange) { // else the watch ended at once, a failure Record stops at
+			clock.Step(time.Second)
+		}
+	}
 	srv.Replay(script(t,
 		"> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0", ok, podList("10"),
 		"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300&watch=true", ok, ev("ADDED", "a", "11"), "< stall",

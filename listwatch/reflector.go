@@ -148,6 +148,7 @@ func (r *Reflector) listed(items []*apiclient.Object, rv string, streamed bool) 
 		return &sinkError{op: "replace", err: err}
 	}
 	r.rv, r.rvUnavailable, r.watches, r.events = rv, false, 0, 0
+	r.answered()
 	if streamed {
 		r.watches = 1 // the stream goes on as the first watch after this list
 	}
@@ -215,7 +216,17 @@ func (r *Reflector) backOff(ctx context.Context, err error, then stateFn) stateF
 	}
 	r.noteError(err)
 	r.step(Step{Op: OpError, Err: err, Next: "back off"})
-	r.log.Warn("list/watch failed, backing off", "err", err)
+	if ctx.Err() != nil {
+		return nil // whoever read the step stopped us: nothing to say or wait for
+	}
+	switch {
+	case !apiclient.IsUnreachable(err):
+		r.log.Warn("list/watch failed, backing off", "err", err)
+	case !r.backoff.unreachable: // said once, not every second or two
+		r.log.Warn("the API server does not answer; asking again every 1–2 s", "err", err)
+	default:
+		r.log.Debug("the API server still does not answer", "err", err)
+	}
 	return r.waitThen(ctx, err, then)
 }
 
@@ -223,7 +234,11 @@ func (r *Reflector) backOff(ctx context.Context, err error, then stateFn) stateF
 // Retry-After) says, then go on to then.
 func (r *Reflector) waitThen(ctx context.Context, err error, then stateFn) stateFn {
 	r.setState(BackingOff)
-	d := r.backoff.wait(r.clock.Now(), r.rand)
+	unreachable := apiclient.IsUnreachable(err)
+	if !unreachable {
+		r.answered()
+	}
+	d := r.backoff.wait(r.clock.Now(), r.rand, unreachable)
 	if ra := retryAfter(err); ra > d {
 		d = ra
 	}
@@ -236,6 +251,14 @@ func (r *Reflector) waitThen(ctx context.Context, err error, then stateFn) state
 		return nil
 	case <-timer:
 		return then
+	}
+}
+
+// answered is told of every answer from the server (a list read, a watch opened,
+// a Status): the first after failures that had none restarts the backoff.
+func (r *Reflector) answered() {
+	if r.backoff.answered() {
+		r.log.Info("the API server answers again")
 	}
 }
 

@@ -27,19 +27,11 @@ import (
 // as etcd knows). Killing the cluster's own server would break the integration tests
 // of other packages, which go test runs at the same time.
 func TestIntegration_reflector_comes_back_after_the_apiserver_restarts(t *testing.T) {
-	_, script := realtest.ClusterScript(t, securePort)
-	cfg, _ := realtest.Config(t)
-	side := integrationClient(t, cfg)
-	ns := realtest.Namespace(t, side, "kubewire-listwatch-restart")
+	side, ns, api, c := withPrivateAPIServer(t, "kubewire-listwatch-restart")
 	sideRC := side.Resource(apiclient.Pods).Namespace(ns)
 	for _, name := range []string{"web-1", "web-2", "web-3"} {
 		createPod(t, sideRC, name)
 	}
-
-	api := startPrivateAPIServer(t, cfg, script)
-	mine := *cfg
-	mine.Server = api.url
-	c := integrationClient(t, &mine)
 	sink := newModelSink(nil)
 	steps := make(chan listwatch.Step, 1000)
 	r := listwatch.New(c.Resource(apiclient.Pods).Namespace(ns), sink, listwatch.Options{
@@ -89,6 +81,19 @@ func createPod(t *testing.T, rc apiclient.ResourceClient, name string) {
 	if _, err := rc.Create(context.Background(), []byte(body), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withPrivateAPIServer starts a private kube-apiserver (startPrivateAPIServer) and
+// returns a client of the shared one (side), a fresh namespace there, the private
+// server and a client of it.
+func withPrivateAPIServer(t *testing.T, prefix string) (side *apiclient.Client, ns string, api *privateAPIServer, c *apiclient.Client) {
+	t.Helper()
+	_, script := realtest.ClusterScript(t, securePort)
+	cfg, _ := realtest.Config(t)
+	side = integrationClient(t, cfg)
+	ns = realtest.Namespace(t, side, prefix)
+	api = startPrivateAPIServer(t, cfg, script)
+	return side, ns, api, integrationClient(t, api.cfg)
 }
 
 // privateAPIServer is a kube-apiserver of the test's own, on the cluster's etcd.

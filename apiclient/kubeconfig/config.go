@@ -3,6 +3,7 @@ package kubeconfig
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/url"
 	"time"
 )
@@ -43,6 +44,11 @@ type Config struct {
 	// Now is the clock used to age cached credentials (the token file, exec plugin
 	// credentials); nil means time.Now. Tests set a fake clock instead of sleeping.
 	Now func() time.Time `json:"-"`
+	// Stderr is where an exec plugin's standard error goes as it runs, as
+	// client-go passes it through to its own; nil means os.Stderr. It is never
+	// kept: what a plugin prints may hold a credential (a refresh token), so it
+	// reaches no error, log record or page of ours.
+	Stderr io.Writer `json:"-"`
 }
 
 // TLSConfig is the cluster half of the kubeconfig's TLS settings. Plain data: the

@@ -54,7 +54,12 @@
 //   - Every error about the kubeconfig is one line naming the file, the entry and the
 //     field (*Error): kubeconfig /home/u/.kube/config: user "admin": client-key-data:
 //     illegal base64 data at input byte 4. None holds a token, a password, a key, or
-//     anything an exec plugin printed on stdout (its stderr is quoted when it fails).
+//     anything an exec plugin printed: its stdout holds the credential, and its
+//     stderr, which may hold a refresh token, goes to Config.Stderr as it comes.
+//   - An error made while sending a request (an exec plugin's run, a token file
+//     read again) reaches logs, traces, /readyz and the live page: its message
+//     names the user entry and the field, and no path, the kubeconfig's included
+//     (kubeconfig: user "admin": exec: plugin "aws" failed (exit status 1)).
 //   - Config prints (String, every fmt verb, slog) without secrets.
 //   - TLS is verified unless insecure-skip-tls-verify; TLS 1.2 at least.
 //   - A token or password is never sent over plain http:// except to loopback; such a
@@ -102,9 +107,10 @@
 // (KUBERNETES_EXEC_INFO, v1 and v1beta1, provideClusterInfo, interactiveMode, cached
 // until expirationTimestamp). Differences: on 401 client-go runs the plugin again for
 // the next request and hands the 401 to the caller; we retry the request once with the
-// new credential when its body can be sent again. client-go passes the plugin's
-// stderr through to ours; we keep it for the error message and pass it through only
-// in interactive mode, where it carries the prompts. When a certificate is renewed
+// new credential when its body can be sent again. The plugin's stderr is passed
+// through to ours (Config.Stderr) as client-go does, and not kept: kubewire once
+// quoted it in the error, and a plugin that printed a refresh token when it failed
+// put it on the live page (issue 29). When a certificate is renewed
 // client-go closes every connection (connrotation); we close the idle ones, and busy
 // ones keep the old identity until they end. client-go sets no bound on a plugin's
 // run time and waits for its pipes as long as any child holds them; we bound both.

@@ -199,6 +199,22 @@ func TestLoad_in_cluster_errors(t *testing.T) {
 // it and none of the planted secrets.
 func checkError(t *testing.T, err error, source, entry, field, reason string) {
 	t.Helper()
+	checkErr(t, err, source, entry, field, reason, "kubeconfig "+source)
+}
+
+// checkSendError is checkError for an error made while sending a request (an
+// exec plugin's run): Source is the file, but the message, which reaches logs
+// and the live page, names only the entry and field (issue 29).
+func checkSendError(t *testing.T, err error, source, entry, field, reason string) {
+	t.Helper()
+	checkErr(t, err, source, entry, field, reason, "kubeconfig: "+entry)
+	if strings.Contains(err.Error(), source) {
+		t.Errorf("message %q holds the kubeconfig's path", err)
+	}
+}
+
+func checkErr(t *testing.T, err error, source, entry, field, reason, prefix string) {
+	t.Helper()
 	kerr := kerror(t, err)
 	if got, want := kerr.Source, source; got != want {
 		t.Errorf("Source = %q, want %q", got, want)
@@ -215,8 +231,8 @@ func checkError(t *testing.T, err error, source, entry, field, reason string) {
 	if !strings.Contains(line, reason) {
 		t.Errorf("message %q does not say %q", line, reason)
 	}
-	if !strings.HasPrefix(line, "kubeconfig "+source) {
-		t.Errorf("message %q does not start with the source", line)
+	if !strings.HasPrefix(line, prefix) {
+		t.Errorf("message %q does not start with %q", line, prefix)
 	}
 	if strings.ContainsAny(msg, "\r\n") {
 		t.Errorf("message %q is not one line", msg)

@@ -115,5 +115,5 @@ func TestExec_a_plugin_that_never_finishes_is_stopped(t *testing.T) {
 		_, err := (&http.Client{Transport: tr}).Get(rec.URL)
 		return err
 	})
-	checkError(t, err, p.path, `user "plugin"`, "exec", "ran longer than 200ms and was stopped")
+	checkSendError(t, err, p.path, `user "plugin"`, "exec", "ran longer than 200ms and was stopped")
 }

@@ -7,11 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -70,12 +68,14 @@ var stdin = os.Stdin
 // run starts the plugin and turns its stdout into a credential.
 //
 // Interactive mode: we do not drive a terminal ourselves. With Always or IfAvailable,
-// when our stdin is a terminal, the plugin gets it (and its stderr goes to ours too,
-// so the user sees the prompt) and spec.interactive is true. Otherwise its stdin is
+// when our stdin is a terminal, the plugin gets it (its stderr, where it prompts,
+// goes to ours, as always) and spec.interactive is true. Otherwise its stdin is
 // empty and spec.interactive is false; Always then fails before starting anything.
 //
-// Its stderr is kept (the last 4 KiB) for the error when it fails. Its stdout never
-// appears in an error: it holds the credential.
+// Its stderr goes to Config.Stderr as it comes (os.Stderr by default), as
+// client-go's does, and is not kept: a plugin that fails may print a refresh token
+// there, and an error travels to logs and pages. Its stdout never appears in an
+// error either: it holds the credential.
 //
 // Ending it: a run lasts at most pluginTimeout, and ends when ctx does (Ctrl-C).
 // Either way the plugin is killed with its whole process group (a shell script's
@@ -113,17 +113,15 @@ func (p *execPlugin) run(ctx context.Context) (*credential, error) {
 		cmd.Env = append(cmd.Env, name+"="+p.cfg.Env[name]) // later wins in exec.Cmd
 	}
 	stdout := &capped{max: maxPluginOutput}
-	stderr := &tail{max: 4 << 10}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Stdout, cmd.Stderr = stdout, p.stderr
 	if interactive {
 		cmd.Stdin = stdin
-		cmd.Stderr = io.MultiWriter(os.Stderr, stderr)
 	} else {
 		processGroup(cmd)
 	}
 
 	if err := cmd.Run(); err != nil && !(errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil) {
-		return nil, p.fail(p.runError(ctx, err, stderr.String()))
+		return nil, p.fail(p.runError(ctx, err))
 	}
 	if stdout.over {
 		return nil, p.fail(fmt.Errorf("plugin %q printed more than %d MiB", p.cfg.Command, maxPluginOutput>>20))
@@ -138,8 +136,9 @@ func (p *execPlugin) run(ctx context.Context) (*credential, error) {
 // errPluginTimeout is the cause of a run's context when pluginTimeout passed.
 var errPluginTimeout = errors.New("exec plugin timeout")
 
-// runError says why the process did not succeed, with its stderr but not its stdout.
-func (p *execPlugin) runError(ctx context.Context, err error, stderr string) error {
+// runError says why the process did not succeed, with neither its stdout nor its
+// stderr (which went to Config.Stderr as it came).
+func (p *execPlugin) runError(ctx context.Context, err error) error {
 	var exit *exec.ExitError
 	switch {
 	case errors.Is(context.Cause(ctx), errPluginTimeout):
@@ -153,10 +152,7 @@ func (p *execPlugin) runError(ctx context.Context, err error, stderr string) err
 		}
 		return errors.New(msg)
 	case errors.As(err, &exit):
-		if stderr == "" {
-			stderr = "(nothing on stderr)"
-		}
-		return fmt.Errorf("plugin %q failed (%s): %s", p.cfg.Command, exit.ProcessState, stderr)
+		return fmt.Errorf("plugin %q failed (%s); what it printed on standard error went to ours", p.cfg.Command, exit.ProcessState)
 	}
 	return fmt.Errorf("plugin %q: %w", p.cfg.Command, err)
 }
@@ -209,8 +205,10 @@ func (p *execPlugin) decode(stdout []byte) (*credential, error) {
 	return cred, nil
 }
 
+// fail is the *Error of a run: made while sending a request, so its message
+// leaves the kubeconfig's path out (sendError).
 func (p *execPlugin) fail(err error) error {
-	return &Error{Source: p.source, Entry: named("user", p.user), Field: "exec", Err: err}
+	return sendError(p.source, p.user, "exec", err)
 }
 
 // jsonReason describes a JSON error without the input: a SyntaxError's message
@@ -266,27 +264,3 @@ func (c *capped) Write(b []byte) (int, error) {
 
 // Bytes returns what was kept.
 func (c *capped) Bytes() []byte { return c.buf.Bytes() }
-
-// tail keeps the last max bytes written: a failing program's reason is at the end.
-// Like capped: set max; one writer at a time.
-type tail struct {
-	max int
-	b   []byte
-}
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.b = append(t.b, b...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(b), nil
-}
-
-// String is the kept stderr as one valid-UTF-8 line of at most 300 characters.
-func (t *tail) String() string {
-	s := oneLine(strings.ToValidUTF8(string(t.b), ""))
-	if r := []rune(s); len(r) > 300 {
-		s = "…" + string(r[len(r)-300:])
-	}
-	return s
-}

@@ -2,6 +2,7 @@ package kubeconfig
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,8 @@ func FuzzTokenFile(f *testing.F) {
 		}
 		token, err := readToken(path)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), path+": ") || strings.ContainsAny(err.Error(), "\r\n") {
+			var pe *os.PathError
+			if !errors.As(err, &pe) || pe.Path != path || strings.ContainsAny(err.Error(), "\r\n") {
 				t.Fatalf("error %q does not name the file on one line", err)
 			}
 			return

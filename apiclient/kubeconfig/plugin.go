@@ -3,6 +3,8 @@ package kubeconfig
 import (
 	"context"
 	"crypto/tls"
+	"io"
+	"os"
 	"sync"
 	"time"
 )
@@ -37,7 +39,8 @@ type execPlugin struct {
 	source  string       // for errors: the kubeconfig ...
 	user    string       // ... and the user entry
 	now     func() time.Time
-	rotated func() // called when the client certificate changes: drop idle connections
+	rotated func()    // called when the client certificate changes: drop idle connections
+	stderr  io.Writer // where the plugin's stderr goes: Config.Stderr, else os.Stderr
 
 	running chan struct{} // one slot: at most one plugin process at a time
 
@@ -52,7 +55,11 @@ func newExecPlugin(c *Config, now func() time.Time, rotated func()) *execPlugin 
 		user:    c.User,
 		now:     now,
 		rotated: rotated,
+		stderr:  c.Stderr,
 		running: make(chan struct{}, 1),
+	}
+	if p.stderr == nil {
+		p.stderr = os.Stderr
 	}
 	if p.cfg.ProvideClusterInfo {
 		p.cluster = &execCluster{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -54,7 +55,8 @@ func (f *tokenFile) authorization(context.Context) (string, error) {
 }
 
 // readToken reads a token file; surrounding whitespace (a final newline) is not part of
-// the token.
+// the token. Every error is an *os.PathError, so that one made at request time can
+// leave the path out (sendError).
 func readToken(path string) (string, error) {
 	data, err := readFile(path)
 	if err != nil {
@@ -62,10 +64,10 @@ func readToken(path string) (string, error) {
 	}
 	token := strings.TrimSpace(string(data))
 	if token == "" {
-		return "", errors.New(path + ": empty token file")
+		return "", &os.PathError{Op: "read", Path: path, Err: errors.New("empty token file")}
 	}
 	if msg := tokenProblem(token); msg != "" {
-		return "", errors.New(path + ": token " + msg)
+		return "", &os.PathError{Op: "read", Path: path, Err: errors.New("token " + msg)}
 	}
 	return token, nil
 }

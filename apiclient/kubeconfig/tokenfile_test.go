@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,11 +43,18 @@ func TestTransport_rereads_the_token_file_at_most_once_a_minute(t *testing.T) {
 	}
 }
 
+// The error says which user's tokenFile, and why, but neither the token file's
+// path nor the kubeconfig's: it is made while sending a request, and reaches
+// logs and the live page (issue 29).
 func TestTransport_token_file_gone_before_the_first_read_fails_the_request(t *testing.T) {
 	rec := newRecorder(t)
-	tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Auth: kubeconfig.AuthConfig{TokenFile: "/nonexistent/token"}})
+	tr := mustTransport(t, &kubeconfig.Config{Server: rec.URL, Source: "/home/u/.kube/config", User: "admin", Auth: kubeconfig.AuthConfig{TokenFile: "/nonexistent/token"}})
 	_, err := (&http.Client{Transport: tr}).Get(rec.URL)
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("GET: err = %v, want a missing file", err)
+	}
+	checkSendError(t, err, "/home/u/.kube/config", `user "admin"`, "tokenFile", "open: no such file or directory")
+	if strings.Contains(err.Error(), "/nonexistent/token") {
+		t.Errorf("message %q holds the token file's path", err)
 	}
 }

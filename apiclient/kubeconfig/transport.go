@@ -158,7 +158,14 @@ func (c *Config) authenticator(base *http.Transport) (func(context.Context) (str
 		}
 		return nil, newExecPlugin(c, now, base.CloseIdleConnections), nil
 	case a.TokenFile != "":
-		return (&tokenFile{path: a.TokenFile, now: now}).authorization, nil, nil
+		tf := &tokenFile{path: a.TokenFile, now: now}
+		return func(ctx context.Context) (string, error) {
+			authz, err := tf.authorization(ctx)
+			if err != nil {
+				return "", sendError(c.Source, c.User, "tokenFile", err)
+			}
+			return authz, nil
+		}, nil, nil
 	case a.Token != "":
 		return constant("Bearer " + a.Token), nil, nil
 	case basic:

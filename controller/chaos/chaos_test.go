@@ -55,7 +55,7 @@ func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *te
 	client, clientTr := newClient(t, &viaProxy)
 	steps := &tally{}
 	var refl *listwatch.Reflector
-	m, err := controller.NewManager(client, controller.ManagerOptions{Log: quiet,
+	m, err := controller.NewManager(client, controller.ManagerOptions{Namespace: ns, Log: quiet,
 		Source: func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
 			refl = listwatch.New(rc, sink, listwatch.Options{Name: key.Resource, Backoff: backoff, OnStep: steps.step, Logger: quiet})
 			return refl
@@ -63,11 +63,11 @@ func TestIntegration_cache_converges_through_restarts_410s_and_cut_streams(t *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: ns})
+	pods := m.Informer(apiclient.Pods)
 	seen := &views{inf: pods, last: map[string]string{}}
-	ctrl := controller.New("chaos", seen, controller.Options{Workers: 2, Log: quiet})
-	ctrl.Watch(pods, nil)
-	m.Add(ctrl)
+	if _, err := controller.New(m, "chaos", controller.Options{Workers: 2}).For(apiclient.Pods).Complete(seen); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ran := make(chan error, 1)

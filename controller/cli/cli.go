@@ -74,13 +74,15 @@ var flags = []flagSpec{
 	{long: "duration", kind: durationFlag, usage: "record: stop after this long, e.g. 30s", commands: "record"},
 	{long: "restart-deployment", kind: stringFlag, usage: "run: the deployment to restart (default tools)", commands: "run"},
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
-	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080", commands: "run"},
+	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080 (loopback; 0.0.0.0:8080 for every interface)", commands: "run"},
 	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease", commands: "run"},
 	{long: "shards", kind: boolFlag, usage: "run foo: share the Foos among every replica run with --shards (a Lease each, kubewire-foo-shard-IDENTITY)", commands: "run"},
 	{long: "identity", kind: stringFlag, usage: "run: this replica's name in --leader-elect and --shards (default: host name and a random suffix)", commands: "run"},
-	{long: "ui", kind: stringFlag, usage: "serve the live pipeline page here, e.g. 127.0.0.1:8080 (:8080 is loopback too)", commands: "run sync demo"},
+	{long: "ui", kind: stringFlag, usage: "serve the live pipeline page here, e.g. :8080 (loopback, as for --metrics-addr; anything else is warned about)", commands: "run sync demo"},
 	{long: "step", kind: boolFlag, usage: "demo --ui: pause at every hop until the page asks for the next", commands: "demo"},
 	{long: "install-crd", kind: boolFlag, usage: "run foo: create the Foo CRD when the server does not serve it", commands: "run"},
+	{long: "max-list-mib", kind: intFlag, usage: "refuse a list over this many MiB, decompressed, all pages together (default 1024)", commands: "run get sync"},
+	{long: "max-list-objects", kind: intFlag, usage: "refuse a list of more objects than this (default 500000)", commands: "run get sync"},
 	{long: "v", short: "v", kind: intFlag, usage: "log verbosity (0 = info; 6 logs every request)"},
 	{long: "trace", kind: boolFlag, usage: "one line per hop per object, prefixed by the stage"},
 	{long: "help", short: "h", kind: boolFlag, usage: "show this help"},
@@ -96,8 +98,10 @@ type session struct {
 
 // Main runs the kubewire command line and returns the process's exit code:
 // 0 success, 1 a runtime error (one line on stderr saying what and where),
-// 2 a usage error (one line and a hint). With no command it runs `run` if a
-// cluster config is found and `demo` if there is none (defaultCommand).
+// 2 a usage error (one line and a hint), 130 or 143 when Ctrl-C or SIGTERM
+// (ctx, from NotifyContext) stopped it before its work was done (signal.go).
+// With no command it runs `run` if a cluster config is found and `demo` if
+// there is none (defaultCommand).
 func Main(ctx context.Context, argv []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
@@ -144,16 +148,22 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	start := time.Now()
 	err = cmd.run(ctx, s)
 	s.page.close()
+	code := 0
 	if err != nil {
 		if !interrupted(ctx) {
 			return fail(env, err)
 		}
-		// Ctrl-C or SIGTERM in the middle of a request: the contract's clean
-		// stop, one summary line and exit 0, not an "error: context canceled".
-		// Commands with more to say (sync, watch, record, run) say it themselves
-		// and return nil; this is the line for the rest.
-		fmt.Fprintf(env.Stderr, "interrupted after %v: %s did not finish\n",
-			time.Since(start).Round(time.Millisecond), printable(strings.Join(append([]string{name}, p.args...), " ")))
+		// Ctrl-C or SIGTERM before the work was done: a clean stop, one
+		// summary line (not an "error: context canceled"), and 130 or 143 so
+		// that a script sees the failure. Commands with more to say (sync,
+		// watch, record, demo) say it themselves and return errStopped; this is
+		// the line for the rest. A command whose work was done, or whose
+		// designed end is the signal, returned nil: exit 0.
+		if !errors.Is(err, errStopped) {
+			fmt.Fprintf(env.Stderr, "interrupted after %v: %s did not finish\n",
+				time.Since(start).Round(time.Millisecond), printable(strings.Join(append([]string{name}, p.args...), " ")))
+		}
+		code = stopCode(ctx)
 	}
 	// Results that did not reach standard output (a full disk, a closed pipe) are
 	// a failure, whatever the command thought it printed: a script must not take
@@ -161,11 +171,11 @@ func Main(ctx context.Context, argv []string, env Env) int {
 	if err := stdout.failed(); err != nil {
 		return fail(env, fmt.Errorf("write standard output: %w", err))
 	}
-	return 0
+	return code
 }
 
 // interrupted tells a command stopped by ctx (Ctrl-C, SIGTERM: main's
-// signal.NotifyContext) from one that failed: ctx is done. The error is not
+// NotifyContext) from one that failed: ctx is done. The error is not
 // asked: a request cut by the stop fails in whatever way the cut lands, as
 // "context canceled" mostly, but as a bare EOF when the server's answer to the
 // closing connection raced the cancel (net/http then hands back that answer),

@@ -75,6 +75,9 @@ func TestUsage_errors_exit_2_with_one_line_and_a_hint(t *testing.T) {
 		{"sync", "pods", "--until-events=-5"},
 		{"record", "pods", "-o", "x.rec", "--events", "0"},
 		{"run", "--workers", "0"},
+		{"sync", "pods", "--max-list-mib", "0"},
+		{"get", "pods", "--max-list-objects=-1"},
+		{"watch", "pods", "--max-list-mib", "10"},
 	} {
 		code, stdout, stderr := run(t, nil, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // connect loads the kubeconfig the flags point at and builds a client; at -v 6 and
@@ -17,10 +19,15 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// An exec plugin's stderr is the plugin talking to the user: it goes to
+	// ours as it comes, and never into an error (which may reach the page).
+	cfg.Stderr = s.env.Stderr
 	// No client-side rate limit: the server's Priority and Fairness decides, and
 	// the client waits out its 429s (apiclient.Options). The server's warnings go
-	// to the command's log, on stderr, each once.
-	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log})
+	// to the command's log, on stderr, each once. Lists are bounded as
+	// apiclient.ListLimits says, or as --max-list-mib and --max-list-objects do.
+	limits := apiclient.ListLimits{Bytes: int64(min(s.integer("max-list-mib", 0), math.MaxInt64>>20)) << 20, Objects: s.integer("max-list-objects", 0)}
+	c, err := apiclient.New(cfg, apiclient.Options{Log: s.log, ListLimits: limits})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,17 +90,22 @@ func noResources(w io.Writer, ns string) {
 
 // tracer returns where the pipeline's trace goes: the --trace printer (one
 // line at a time on stderr) and, with --ui, the live page; nil for neither.
-func (s *session) tracer() func(string) {
-	var stderr func(string)
-	if s.boolean("trace") {
-		var mu sync.Mutex
-		stderr = func(line string) {
-			mu.Lock()
-			fmt.Fprintln(s.env.Stderr, line)
-			mu.Unlock()
-		}
+func (s *session) tracer() func(trace.Event) {
+	return s.page.trace(s.traceLine())
+}
+
+// traceLine returns what prints one trace line on stderr with --trace, nil
+// without: the pipeline's hops (tracer) and the command's own lines (record's).
+func (s *session) traceLine() func(string) {
+	if !s.boolean("trace") {
+		return nil
 	}
-	return s.page.trace(stderr)
+	var mu sync.Mutex
+	return func(line string) {
+		mu.Lock()
+		fmt.Fprintln(s.env.Stderr, line)
+		mu.Unlock()
+	}
 }
 
 // pagedList says whether informers list with paged LIST requests instead of a

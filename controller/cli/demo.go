@@ -53,12 +53,13 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 //  4. delete web-2                         the DELETED event down the same path
 //
 // Then one summary line, and exit 0; interrupted, it says where it was and exits
-// 0 too. Discovery is skipped: the test server has
+// 130 (SIGINT) or 143 (SIGTERM). Discovery is skipped: the test server has
 // no discovery endpoints, and the resources are the well-known ones
 // (apiclient.Pods, apiclient.Deployments).
 //
 // With --ui ADDR the page shows the story as it happens and stays up, the
-// controller still running, until Ctrl-C; with --step as well, the pipeline waits
+// controller still running, until Ctrl-C, which is then its designed end: exit
+// 0 once the story is told; with --step as well, the pipeline waits
 // at every hop for the page's "next" (so there is no time limit).
 func runDemo(parent context.Context, s *session) error {
 	page, err := s.openUI("demo")
@@ -90,15 +91,16 @@ func runDemo(parent context.Context, s *session) error {
 	}
 	s.flags["trace"] = "true" // the point of the demo is to watch the hops
 	trace := s.tracer()       // stderr, and the page with --ui
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: s.log, Trace: trace})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: demoNamespace, Log: s.log, Trace: trace})
 	if err != nil {
 		return err
 	}
-	podrestart.Setup(m, podrestart.Options{Namespace: demoNamespace, LabelSelector: demoSelector, Deployment: demoDeployment,
-		Workers: 1, Log: s.log, Trace: trace})
+	if _, err := podrestart.Setup(m, podrestart.Options{LabelSelector: demoSelector, Deployment: demoDeployment, Workers: 1}); err != nil {
+		return err
+	}
 	// The same informer the controller uses (same resource, namespace and
 	// selector), so the story waits on the events the controller sees.
-	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: demoNamespace, LabelSelector: demoSelector})
+	inf := m.Informer(apiclient.Pods, controller.WithLabels(demoSelector))
 	seen := newPodEvents(demoPod)
 	inf.AddHandler("demo", seen.handler(), 0)
 
@@ -125,9 +127,10 @@ func runDemo(parent context.Context, s *session) error {
 		err = perr
 	}
 	if err != nil && parent.Err() != nil {
-		// Ctrl-C or SIGTERM: as for every command, a clean stop and exit 0.
+		// Ctrl-C or SIGTERM before the story was told: a clean stop, and an
+		// exit status that says it was cut short (130, 143).
 		say("interrupted after %v: %v", time.Since(start).Round(time.Millisecond), err)
-		return nil
+		return errStopped
 	}
 	if err != nil {
 		return err

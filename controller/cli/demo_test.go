@@ -47,12 +47,14 @@ func TestDemo_plays_the_story_through_every_stage_and_exits_0(t *testing.T) {
 	}
 }
 
-func TestDemo_interrupted_stops_cleanly_and_exits_0(t *testing.T) {
+// Stopped before the story was told, the demo says where it was and exits 130:
+// a script must not take an unfinished demo for a finished one (issue 29).
+func TestDemo_interrupted_stops_cleanly_and_exits_130(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // Ctrl-C before the story could begin
 	var stdout, stderr bytes.Buffer
 	code := cli.Main(ctx, []string{"demo"}, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }})
-	if got, want := code, 0; got != want {
+	if got, want := code, 130; got != want {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", got, want, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "\ndemo: interrupted after ") || strings.Contains(stdout.String(), "demo: done in ") {

@@ -28,19 +28,28 @@
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //
 // On run, sync and demo, --ui ADDR (ui.go) serves the live pipeline page
-// (controller/live) while the command runs: its address is opened first, so one
-// in use or not allowed is a usage error, and the pipeline's trace goes to the
+// (controller/live) while the command runs: its address is opened first, by
+// the rule --metrics-addr follows too (":8080" is loopback; any other address
+// is warned about: the page has no login), so one in use or not allowed is a
+// usage error, and the pipeline's trace goes to the
 // page as well as, with --trace, to stderr. demo --ui --step waits at every hop
 // for the page.
 //
 // # Guarantees
 //   - Exit 0 on success; 1 on a runtime error, with one line on stderr saying what
 //     and where ("error: GET https://…/pods/x: 404 NotFound: pods "x" not found");
-//     2 on a usage error, with one line and a hint to --help. A -l or
+//     2 on a usage error, with one line and a hint to --help; 130 (SIGINT) or 143
+//     (SIGTERM) when a signal stopped a command before its work was done, after
+//     its summary line (signal.go). A command whose designed end is the signal —
+//     run, watch once its first list is printed, sync --watch once synced, demo
+//     --ui once its story is told, record without --events or --duration —
+//     exits 0 on it. Each command's doc says which it is. A -l or
 //     --field-selector the API server would refuse is a usage error, found before
 //     the kubeconfig is read (apiclient/selector).
 //   - No credential from the kubeconfig or an exec plugin is ever printed: not in
-//     output, logs (-v), --trace, errors or recordings (security_test.go).
+//     output, logs (-v), --trace, errors, the live page or recordings
+//     (security_test.go). An exec plugin's own stderr is passed through to ours
+//     as it runs, as kubectl does; it enters no error, log record or page.
 //   - `get` agrees with kubectl get: the same tables (from the same server-side
 //     Table), the same JSON (keys sorted, four-space indent, managedFields hidden)
 //     and the same YAML layout; the integration test checks it against the server.

@@ -145,15 +145,15 @@ func (p *parsed) checkSelectors() error {
 }
 
 // checkCommand refuses flags that the command does not take, and a count that
-// counts nothing: --until-events, --events and --workers take 1 or more (0 would
-// end at once or never start, a negative number means nothing).
+// counts nothing: --until-events, --events, --workers and the list bounds take 1
+// or more (0 would end at once or never start, a negative number means nothing).
 func (p *parsed) checkCommand(specs []flagSpec, command string) error {
 	for _, s := range specs {
 		if _, set := p.flags[s.long]; set && s.commands != "" && !contains(strings.Fields(s.commands), command) {
 			return usagef("unknown flag for %q: --%s", command, s.long)
 		}
 	}
-	for _, name := range []string{"until-events", "events", "workers"} {
+	for _, name := range []string{"until-events", "events", "workers", "max-list-mib", "max-list-objects"} {
 		if p.set(name) && p.integer(name, 0) < 1 {
 			return usagef("--%s must be 1 or more, not %s", name, p.str(name))
 		}

@@ -9,7 +9,8 @@ import (
 // the server answers the closing connection in time, net/http hands back that
 // answer, and decoding its empty body fails with EOF ("error: table pods: EOF",
 // exit 1, seen in CI). Whatever the error, a command that failed after the stop
-// was asked for is the user's stop: the summary line and exit 0.
+// was asked for is the user's stop: the summary line and 130 or 143, not
+// "error: …" and 1.
 func TestInterrupted_is_the_stop_whatever_error_the_cut_request_made(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -28,6 +28,10 @@ import (
 // (RedactSecrets for the secrets resource: what was asked for decides). A
 // recording is meant to be committed next to a test, which is why the redaction
 // is not optional.
+//
+// With --events or --duration, a signal that comes first stops it short: the
+// line begins "interrupted: " and the exit status is 130 or 143. Without
+// either, the signal is its designed end: exit 0.
 func runRecord(ctx context.Context, s *session) error {
 	path := s.str("output")
 	if path == "" {
@@ -60,10 +64,8 @@ func runRecord(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	if trace := s.tracer(); trace != nil {
+	if trace := s.traceLine(); trace != nil {
 		base = tracingTransport{base: base, trace: trace}
-	}
-	if trace := s.tracer(); trace != nil {
 		trace("record open " + path)
 	}
 	out, closeOut, err := openRecording(ctx, s, path)
@@ -93,9 +95,17 @@ func runRecord(ctx context.Context, s *session) error {
 	if path == "-" {
 		to = "standard output"
 	}
-	fmt.Fprintf(s.env.Stderr, "recorded %s %s to %s: %d requests, %d objects listed, %d watch events, %v\n",
-		res, where, to, sum.Requests, sum.Listed, sum.Events, took)
-	return nil
+	// A limit asked for and not reached: the signal came first. The file holds
+	// what came until then, and the exit status says it is short (130, 143).
+	var short error
+	prefix := ""
+	if events := s.integer("events", 0); ctx.Err() != nil &&
+		(events > 0 && sum.Events < events || s.duration("duration") > 0 && time.Since(start) < s.duration("duration")) {
+		short, prefix = errStopped, "interrupted: "
+	}
+	fmt.Fprintf(s.env.Stderr, "%srecorded %s %s to %s: %d requests, %d objects listed, %d watch events, %v\n",
+		prefix, res, where, to, sum.Requests, sum.Listed, sum.Events, took)
+	return short
 }
 
 // openRecording opens where the recording goes: standard output for "-", else

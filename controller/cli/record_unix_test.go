@@ -14,7 +14,8 @@ import (
 )
 
 // record -o a named pipe nobody reads waits for a reader, as a shell's > does,
-// but Ctrl-C still ends it, cleanly (issue 16: the open blocked past every signal).
+// but Ctrl-C still ends it, cleanly (issue 16: the open blocked past every signal),
+// and with 130: nothing was recorded (issue 29).
 func TestRecord_into_a_pipe_nobody_reads_ends_on_ctrl_c(t *testing.T) {
 	kc, _ := recordServer(t)
 	fifo := filepath.Join(t.TempDir(), "pipe")
@@ -39,8 +40,8 @@ func TestRecord_into_a_pipe_nobody_reads_ends_on_ctrl_c(t *testing.T) {
 	interrupt()
 	select {
 	case code := <-done:
-		if code != 0 || !strings.Contains(stderr.String(), "interrupted after ") {
-			t.Fatalf("exit %d, want 0 and a summary line:\n%s", code, stderr)
+		if code != 130 || !strings.Contains(stderr.String(), "interrupted after ") {
+			t.Fatalf("exit %d, want 130 and a summary line:\n%s", code, stderr)
 		}
 	case <-time.After(time.Minute): // a watchdog, not a wait: the old code never returned
 		t.Fatalf("record still blocked a minute after Ctrl-C:\n%s", stderr)

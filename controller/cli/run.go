@@ -16,7 +16,9 @@ import (
 
 // runRun is `kubewire run [podrestart|foo]`: one of the example controllers on a
 // real cluster. It writes to that cluster, so it first says where it acts and
-// what it may change.
+// what it may change. Its designed end is a signal: once the controller runs,
+// Ctrl-C or SIGTERM stops it cleanly ("kubewire run: stopped") with exit 0;
+// a signal during its setup (discovery, the CRD) exits 130 or 143.
 func runRun(ctx context.Context, s *session) error {
 	name := "podrestart"
 	if len(s.args) == 1 {
@@ -46,7 +48,7 @@ func runRun(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	opts := controller.ManagerOptions{MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer(), PagedList: s.pagedList()}
+	opts := controller.ManagerOptions{Namespace: s.namespace(cfg), MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer(), PagedList: s.pagedList()}
 	if s.boolean("leader-elect") {
 		// The Lease lives in the namespace the controller works in, or, with -A,
 		// in the context's.
@@ -89,8 +91,9 @@ func setupPodrestart(_ context.Context, s *session, m *controller.Manager, cfg *
 	}
 	selector := cmp.Or(s.str("selector"), "app=nginx")
 	deployment := cmp.Or(s.str("restart-deployment"), "tools")
-	podrestart.Setup(m, podrestart.Options{Namespace: ns, LabelSelector: selector, Deployment: deployment,
-		Workers: s.integer("workers", 1), Log: s.log, Trace: s.tracer()})
+	if _, err := podrestart.Setup(m, podrestart.Options{LabelSelector: selector, Deployment: deployment, Workers: s.integer("workers", 1)}); err != nil {
+		return err
+	}
 	fmt.Fprintf(s.env.Stderr, "kubewire run: context %q, server %s, namespace %q: watching pods %q; when one first seen Pending becomes Running, restarting deployment %q (PATCH, field manager kubewire)\n",
 		cfg.Context, m.Client().Server(), ns, selector, deployment)
 	return nil
@@ -113,7 +116,9 @@ func setupFoo(ctx context.Context, s *session, m *controller.Manager, cfg *kubec
 		return errors.New("run foo: the server does not serve foos.samplecontroller.k8s.io: install its CRD with --install-crd (or kubectl apply it)")
 	}
 	ns := s.namespace(cfg)
-	foo.Setup(m, foo.Options{Namespace: ns, Workers: s.integer("workers", 1), Log: s.log, Trace: s.tracer()})
+	if _, err := foo.Setup(m, foo.Options{Workers: s.integer("workers", 1)}); err != nil {
+		return err
+	}
 	where := fmt.Sprintf("namespace %q", ns)
 	if ns == "" {
 		where = "all namespaces"

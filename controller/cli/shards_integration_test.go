@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"regexp"
 	"strings"
 	"sync"
@@ -26,7 +25,7 @@ import (
 // test binary started with KUBEWIRE_CLI_CHILD=1 is the command.
 func TestMain(m *testing.M) {
 	if os.Getenv("KUBEWIRE_CLI_CHILD") == "1" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := cli.NotifyContext(context.Background())
 		code := cli.Main(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr})
 		stop()
 		os.Exit(code)
@@ -45,6 +44,7 @@ type fleet struct {
 	procs   map[string]*exec.Cmd
 	exited  map[string]chan error
 	serving map[string]string   // replica → its last "sharding: serving" line
+	held    map[string]bool     // replica → it said another process holds its Lease
 	recs    []reconcile         // every "controller reconcile … start"
 	changed chan struct{}       // a line was read
 	deploys map[string]struct{} // Deployments seen
@@ -60,9 +60,13 @@ var (
 	reconcileLine = regexp.MustCompile(`^controller reconcile (\S+) start$`)
 )
 
-func (f *fleet) start(id string) {
+func (f *fleet) start(id string) { f.startAs(id, id) }
+
+// startAs starts the replica id with the identity given: two replicas may be
+// given one.
+func (f *fleet) startAs(id, identity string) {
 	f.t.Helper()
-	cmd := exec.Command(os.Args[0], append(f.args, "--identity", id)...)
+	cmd := exec.Command(os.Args[0], append(f.args, "--identity", identity)...)
 	cmd.Env = append(os.Environ(), append(f.env, "KUBEWIRE_CLI_CHILD=1")...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -86,11 +90,27 @@ func (f *fleet) start(id string) {
 			if m := reconcileLine.FindStringSubmatch(line); m != nil {
 				f.recs = append(f.recs, reconcile{id, m[1], time.Now()})
 			}
+			if strings.Contains(line, "level=ERROR") && strings.Contains(line, "two replicas run with identity") {
+				f.held[id] = true
+			}
 			f.mu.Unlock()
 			f.signal()
 		}
 		done <- cmd.Wait()
 	}()
+}
+
+// onlyFrom fails the test for each reconcile since the since-th that replica
+// did not make.
+func (f *fleet) onlyFrom(replica string, since int, when string) {
+	f.t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.recs[since:] {
+		if r.replica != replica {
+			f.t.Errorf("%s reconciled %s %s", r.replica, r.key, when)
+		}
+	}
 }
 
 func (f *fleet) signal() {
@@ -121,6 +141,42 @@ func (f *fleet) waitFor(what string, limit time.Duration, cond func() bool) time
 	}
 }
 
+// newFleet installs the Foo CRD and readies a fleet of `kubewire run foo
+// --shards` replicas in ns, which watches the Deployments they make until ctx
+// ends; the replicas still running when the test ends are killed.
+func newFleet(t *testing.T, ctx context.Context, c *apiclient.Client, ns, kubeconfig string) *fleet {
+	t.Helper()
+	if err := foo.InstallCRD(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	f := &fleet{t: t, args: []string{"run", "foo", "-n", ns, "--shards", "--trace", "--workers", "4"}, env: []string{"KUBECONFIG=" + kubeconfig},
+		procs: map[string]*exec.Cmd{}, exited: map[string]chan error{}, serving: map[string]string{}, held: map[string]bool{}, changed: make(chan struct{}, 1), deploys: map[string]struct{}{}}
+	t.Cleanup(func() {
+		for id, p := range f.procs {
+			_ = p.Process.Kill()
+			<-f.exited[id]
+		}
+	})
+	w, err := c.Resource(apiclient.Deployments).Namespace(ns).Watch(ctx, apiclient.WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	go func() { // ends when the watch is closed
+		for {
+			ev, err := w.Next()
+			if err != nil {
+				return
+			}
+			f.mu.Lock()
+			f.deploys[ev.Object.Metadata.Name] = struct{}{}
+			f.mu.Unlock()
+			f.signal()
+		}
+	}()
+	return f
+}
+
 func createFoos(t *testing.T, c *apiclient.Client, ns, prefix string, n int) {
 	t.Helper()
 	foos := c.Resource(foo.Foos).Namespace(ns)
@@ -142,34 +198,7 @@ func TestIntegration_three_replicas_share_the_Foos_and_survive_kill_9(t *testing
 	c, path, ns := realCluster(t, "kubewire-shards")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if err := foo.InstallCRD(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	f := &fleet{t: t, args: []string{"run", "foo", "-n", ns, "--shards", "--trace", "--workers", "4"}, env: []string{"KUBECONFIG=" + path},
-		procs: map[string]*exec.Cmd{}, exited: map[string]chan error{}, serving: map[string]string{}, changed: make(chan struct{}, 1), deploys: map[string]struct{}{}}
-	t.Cleanup(func() {
-		for id, p := range f.procs {
-			_ = p.Process.Kill()
-			<-f.exited[id]
-		}
-	})
-	w, err := c.Resource(apiclient.Deployments).Namespace(ns).Watch(ctx, apiclient.WatchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	go func() { // ends when the watch is closed
-		for {
-			ev, err := w.Next()
-			if err != nil {
-				return
-			}
-			f.mu.Lock()
-			f.deploys[ev.Object.Metadata.Name] = struct{}{}
-			f.mu.Unlock()
-			f.signal()
-		}
-	}()
+	f := newFleet(t, ctx, c, ns, path)
 
 	ids := []string{"r1", "r2", "r3"}
 	for _, id := range ids {
@@ -247,4 +276,57 @@ func TestIntegration_three_replicas_share_the_Foos_and_survive_kill_9(t *testing
 		t.Errorf("r1 after Ctrl-C: %v", err)
 	}
 	delete(f.procs, "r1")
+}
+
+// Issue 29, done when: two `kubewire run foo --shards --identity r1`, as a
+// Deployment with a fixed --identity makes them, never serve one range at
+// once. The second says at ERROR that another process writes its Lease, and
+// serves nothing; every Foo is reconciled by the first alone. When the first
+// stops (Ctrl-C), the second takes over and reconciles alone. (Before, each
+// said "serving 0000000000000000-ffffffffffffffff (100.0%), the only member"
+// and both reconciled every Foo.)
+func TestIntegration_two_replicas_with_one_identity_never_both_serve(t *testing.T) {
+	c, path, ns := realCluster(t, "kubewire-twins")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	f := newFleet(t, ctx, c, ns, path)
+	all := sharding.Set{sharding.Full}.String() + " of 1"
+
+	f.startAs("a", "r1")
+	f.waitFor("a serving everything", 30*time.Second, func() bool { return f.serving["a"] == all })
+	f.startAs("b", "r1")
+	f.waitFor("b saying another process writes its Lease", 30*time.Second, func() bool { return f.held["b"] })
+	f.mu.Lock()
+	since := len(f.recs)
+	f.mu.Unlock()
+	createFoos(t, c, ns, "twin", 20)
+	f.waitFor("20 Deployments", time.Minute, func() bool { return len(f.deploys) == 20 })
+	f.onlyFrom("a", since, "while a served everything under the same identity")
+	f.mu.Lock()
+	if strings.Contains(f.serving["b"], "-") { // a range: 0000…-7fff…
+		t.Errorf("b, waiting, says it serves %q", f.serving["b"])
+	}
+	f.mu.Unlock()
+
+	if err := f.procs["a"].Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-f.exited["a"]; err != nil {
+		t.Errorf("a after Ctrl-C: %v", err)
+	}
+	delete(f.procs, "a")
+	f.waitFor("b serving everything after a's clean stop", 30*time.Second, func() bool { return f.serving["b"] == all })
+	f.mu.Lock()
+	since = len(f.recs)
+	f.mu.Unlock()
+	createFoos(t, c, ns, "after", 10)
+	f.waitFor("30 Deployments", time.Minute, func() bool { return len(f.deploys) == 30 })
+	f.onlyFrom("b", since, "after a stopped")
+	if err := f.procs["b"].Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-f.exited["b"]; err != nil {
+		t.Errorf("b after Ctrl-C: %v", err)
+	}
+	delete(f.procs, "b")
 }

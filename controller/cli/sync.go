@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -27,6 +29,10 @@ import (
 // more watch events have been applied. --dump prints the cache, sorted, as
 // "namespace/name resourceVersion" lines, however the command ends. The same
 // contract as ../shared/bench/clientgo's sync, so the two can be compared.
+//
+// Interrupted before the cache was synced, or short of --until-events, it says
+// so and exits 130 (SIGINT) or 143 (SIGTERM), --dump printing what it has; with
+// --watch the signal is the designed end, once synced: exit 0.
 //
 // While a first list that spans more than one page is still arriving, stderr also
 // gets "listed N objects…" at most once a second (listProgress): a sync of a
@@ -66,6 +72,12 @@ func runSync(ctx context.Context, s *session) error {
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	// A list over its bounds (apiclient.ListLimits) would be refused again at
+	// every try: a Reflector goes on trying, as a controller's must, but sync
+	// stops it at once and says why, in one line.
+	waitCtx, giveUp := context.WithCancelCause(ctx)
+	defer giveUp(nil)
+	progress.onLimit = func(err error) { giveUp(err); stop() }
 	runErr := make(chan error, 1)
 	go func() { runErr <- inf.Run(runCtx) }() // owned here: waited for below
 	served := page.serve(runCtx, m)
@@ -91,15 +103,21 @@ func runSync(ctx context.Context, s *session) error {
 		defer close(reported)
 		progress.report(synced, s.env.Stderr, &stderrMu, time.Second)
 	}()
-	hasSynced := inf.WaitForCacheSync(ctx)
+	hasSynced := inf.WaitForCacheSync(waitCtx)
 	close(synced)
 	<-reported
+	if cause := context.Cause(waitCtx); !hasSynced && errors.Is(cause, apiclient.ErrListLimit) {
+		return finish(cause)
+	}
 	if !hasSynced {
-		// Interrupted before the sync finished: a clean stop, with what we have.
+		// Interrupted before the sync finished: a clean stop, with what we have
+		// (--dump prints it), and an exit status that says it is not all.
 		fmt.Fprintf(s.env.Stderr, "interrupted after %v: %d objects cached\n", time.Since(start).Round(time.Millisecond), inf.Len())
-		return finish(nil)
+		return finish(errStopped)
 	}
 	took := time.Since(start)
+	s.log.Debug("synced", "objects", inf.Len(), "took", took)
+	var short error // --until-events stopped short of its count
 	switch {
 	case until > 0:
 		select {
@@ -107,34 +125,40 @@ func runSync(ctx context.Context, s *session) error {
 			fmt.Fprintf(s.env.Stderr, "%d events after sync in %v\n", until, time.Since(start)-took)
 		case <-ctx.Done():
 			fmt.Fprintf(s.env.Stderr, "interrupted after %d of %d events\n", events.Load(), until)
+			short = errStopped
 		}
 	case s.boolean("watch"):
+		// The designed end: the cache was in step until the signal, exit 0.
 		<-ctx.Done()
 		fmt.Fprintf(s.env.Stderr, "stopped after %d events\n", events.Load())
 	}
 	fmt.Fprintf(s.env.Stderr, "synced %d objects in %v; heap after GC %.1f MiB\n", inf.Len(), took, heapAfterGC())
-	return finish(nil)
+	return finish(short)
 }
 
 // syncInformer builds the informer sync runs: the Reflector for res in ns with -l
 // and --field-selector (--watch-list streams the list; --metadata-only asks for
 // PartialObjectMetadata), into a FIFO and the store.
-// OnStep hands every Reflector step to progress; --trace prints each as a
-// "listwatch …" line.
+// OnStep hands every Reflector step to progress; --trace prints each hop as a
+// line.
 //
 // Counting needs OnStep, and with OnStep set the Reflector builds an ITEM step
 // (one key string) per listed object: an allocation per object, small next to
 // decoding it.
 func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns string, progress *listProgress, mu *sync.Mutex) (*controller.Manager, *informer.Informer, error) {
-	var trace func(string)
+	var emit func(trace.Event)
 	if t := s.tracer(); t != nil {
-		trace = func(line string) { mu.Lock(); t(line); mu.Unlock() }
+		emit = func(e trace.Event) { mu.Lock(); t(e); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{PagedList: s.pagedList(), Trace: trace, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, PagedList: s.pagedList(), Trace: emit, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, m.Informer(res, informer.Options{Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), MetadataOnly: s.boolean("metadata-only")}), nil
+	opts := []controller.InformerOption{controller.WithLabels(s.str("selector")), controller.WithFields(s.str("field-selector"))}
+	if s.boolean("metadata-only") {
+		opts = append(opts, controller.OnlyMetadata())
+	}
+	return m, m.Informer(res, opts...), nil
 }
 
 // listProgress counts the objects of the first list as the Reflector receives
@@ -147,6 +171,8 @@ type listProgress struct {
 	items  atomic.Int64 // objects of the current attempt at the first list
 	pages  atomic.Int64 // pages asked for in that attempt
 	listed atomic.Bool  // the first list is complete: stop counting
+	// onLimit, when set, is told when the first list failed over its bounds.
+	onLimit func(error)
 }
 
 // step takes one Reflector step. A LIST of page 1 starts the count again: the
@@ -165,6 +191,10 @@ func (p *listProgress) step(st listwatch.Step) {
 		p.items.Add(1)
 	case listwatch.OpListed:
 		p.listed.Store(true)
+	case listwatch.OpError:
+		if p.onLimit != nil && errors.Is(st.Err, apiclient.ErrListLimit) {
+			p.onLimit(st.Err)
+		}
 	}
 }
 

@@ -6,7 +6,10 @@ import (
 	"net"
 
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/live"
+	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // ui is the live page of one command (--ui ADDR): the Hub the pipeline's trace
@@ -21,7 +24,9 @@ type ui struct {
 // openUI opens --ui's address before anything else happens, so that an address
 // in use or not allowed is a usage error (exit 2) and not a failure halfway
 // through. The page is served on exactly that address; one without a host
-// (":8080") is loopback (live.Listen).
+// (":8080") is loopback (live.Listen, by the rule --metrics-addr follows too:
+// metrics.Listen); any other than loopback is warned about, the page having no
+// login.
 func (s *session) openUI(command string) (*ui, error) {
 	addr := s.str("ui")
 	if addr == "" {
@@ -35,26 +40,36 @@ func (s *session) openUI(command string) (*ui, error) {
 		return nil, usagef("%s: %v", command, err)
 	}
 	u := &ui{ln: ln}
-	u.hub = live.New(live.Options{Command: command, Step: s.boolean("step"), Pipeline: func() controller.Pipeline {
+	u.hub = live.New(live.Options{Command: command, Step: s.boolean("step"), Pipeline: func() pipeline.Snapshot {
 		return u.m.Pipeline() // the page is served only once m is set (serve)
 	}})
 	fmt.Fprintf(s.env.Stderr, "ui: the pipeline page is at http://%s/\n", ln.Addr())
+	if !metrics.Loopback(ln.Addr()) {
+		// The page has no login: on loopback only this machine reaches it.
+		drive := ""
+		if s.boolean("step") {
+			drive = ", and steps it"
+		}
+		fmt.Fprintf(s.env.Stderr, "ui: warning: %s is beyond loopback and the page has no login: whoever reaches it sees the pipeline's names, counts and errors%s (--ui 127.0.0.1:PORT keeps it to this machine)\n", ln.Addr(), drive)
+	}
 	s.page = u // s.tracer() now traces to the page too
 	return u, nil
 }
 
 // trace returns what the pipeline traces to: the page's Hub and, with --trace,
-// stderr (session.tracer).
-func (u *ui) trace(stderr func(string)) func(string) {
-	if u == nil {
-		return stderr
-	}
-	if stderr == nil {
+// stderr, each Event printed as its line (session.tracer); nil for neither.
+func (u *ui) trace(stderr func(string)) func(trace.Event) {
+	switch {
+	case u == nil && stderr == nil:
+		return nil
+	case u == nil:
+		return func(e trace.Event) { stderr(e.String()) }
+	case stderr == nil:
 		return u.hub.Trace
 	}
-	return func(line string) {
-		stderr(line)
-		u.hub.Trace(line)
+	return func(e trace.Event) {
+		stderr(e.String())
+		u.hub.Trace(e)
 	}
 }
 

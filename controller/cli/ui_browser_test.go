@@ -226,7 +226,7 @@ func TestUI_in_a_browser_shows_every_stage_and_the_followed_path(t *testing.T) {
 	if got, want := strings.Join(own, " "), event+" "+event+" "+strings.Join(sortedCopy(strings.Fields(event+" "+event)), " "); got != want {
 		t.Errorf("web-2's own hops on the page: %s; want its add, update and delete: %s", got, want)
 	}
-	if got, want := strings.Join(reconcile, " "), "queue controller apiclient controller"; got != want {
+	if got, want := strings.Join(reconcile, " "), "queue controller apiclient apiclient controller"; got != want {
 		t.Errorf("the reconcile web-2 caused, on the page: %s; want %s", got, want)
 	}
 	if !strings.HasPrefix(got.Status, "demo · up ") || !got.StepHidden {

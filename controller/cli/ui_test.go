@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/cli"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
@@ -126,17 +129,21 @@ func quietSnapshot(t *testing.T, url string) live.Snapshot {
 // listed (web-1), one created, made Running and deleted (web-2; a Pod's delete
 // is two events, as on kube-apiserver: marked, then gone): 5 objects received,
 // 5 deltas popped, web-1 left in the store, each of the two handlers handling
-// 5; web-2 becoming Running queued demo/tools once, reconciled once.
+// 5; the deployment listed (the controller's For) queued demo/tools once,
+// web-2 becoming Running once more: two reconciles.
 func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	u := uiCommand(t, "demo", "--ui", "127.0.0.1:0")
 	u.wait(t, u.stdout)
 	url, stop := u.url, u.stop
 
 	s := quietSnapshot(t, url)
-	if s.Command != "demo" || s.Step || len(s.Informers) != 1 || len(s.Controllers) != 1 {
-		t.Fatalf("snapshot: command %q, step %v, %d informers, %d controllers; want demo, false, 1, 1", s.Command, s.Step, len(s.Informers), len(s.Controllers))
+	if s.Command != "demo" || s.Step || len(s.Informers) != 2 || len(s.Controllers) != 1 {
+		t.Fatalf("snapshot: command %q, step %v, %d informers, %d controllers; want demo, false, 2 (deployments and pods), 1", s.Command, s.Step, len(s.Informers), len(s.Controllers))
 	}
-	inf, ctl := s.Informers[0], s.Controllers[0]
+	inf, ctl := s.Informers[1], s.Controllers[0]
+	if inf.Name != "pods" {
+		t.Fatalf("informers %s, %s; want deployments, then pods", s.Informers[0].Name, inf.Name)
+	}
 	if inf.Reflector.State != "watching" || inf.Reflector.Events != 5 || inf.Reflector.Relists != 0 || inf.Reflector.LastError != "" {
 		t.Errorf("reflector: %+v; want watching, 5 objects received, no relist, no error", inf.Reflector)
 	}
@@ -144,7 +151,7 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 		t.Errorf("fifo: %+v; want depth 0, 5 popped", inf.FIFO)
 	}
 	if inf.Store.Objects != 1 || inf.Store.ResourceVersion != inf.Reflector.ResourceVersion ||
-		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (controller.IndexState{Name: "namespace", Values: 1}) {
+		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (pipeline.Index{Name: "namespace", Values: 1}) {
 		t.Errorf("store: %+v; want 1 object (web-1), at the Reflector's resourceVersion %s, in 1 namespace", inf.Store, inf.Reflector.ResourceVersion)
 	}
 	if len(inf.Handlers) != 2 {
@@ -155,11 +162,11 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 			t.Errorf("handler %s: %+v; want 5 handled, none waiting", h.Name, h)
 		}
 	}
-	if q := ctl.Queue; q.Adds != 1 || q.Depth != 0 || q.InFlight != 0 || q.Retries != 0 {
-		t.Errorf("queue: %+v; want 1 add (web-2 Running), nothing left", q)
+	if q := ctl.Queue; q.Adds != 2 || q.Depth != 0 || q.InFlight != 0 || q.Retries != 0 {
+		t.Errorf("queue: %+v; want 2 adds (the deployment listed, web-2 Running), nothing left", q)
 	}
-	if w := ctl.Workers; w.Reconciles != 1 || w.Errors != 0 || w.Busy != 0 || w.Max != 1 {
-		t.Errorf("workers: %+v; want 1 reconcile, no error, idle, 1 worker", w)
+	if w := ctl.Workers; w.Reconciles != 2 || w.Errors != 0 || w.Busy != 0 || w.Max != 1 {
+		t.Errorf("workers: %+v; want 2 reconciles, no error, idle, 1 worker", w)
 	}
 	if !s.Leader.Leading || s.Leader.Elected {
 		t.Errorf("leader: %+v; want leading, without election", s.Leader)
@@ -177,8 +184,9 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	getJSON(t, url+"/api/follow?key=demo/web-2", &path)
 	// Three goroutines write this path: the informer's (web-2's events), the
 	// worker's (the reconcile of demo/tools) and the story's (its writes, traced
-	// when their answer comes, maybe after the event they caused). Each one's
-	// hops come in its own order; across them, only causes come before effects.
+	// when sent, before the event they cause, and again when answered, maybe
+	// after it). Each one's hops come in its own order; across them, causes
+	// come before effects.
 	var own, reconcile, writes []string
 	at := map[string]int{}
 	for i, h := range path.Hops {
@@ -191,7 +199,12 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 		}
 		switch {
 		case h.Stage == "apiclient" && h.Key == "demo/web-2":
-			writes = append(writes, h.Verb)
+			outcome := "answered"
+			if strings.HasSuffix(h.Line, " sent") {
+				outcome = "sent"
+				at[hop+" sent"] = i
+			}
+			writes = append(writes, h.Verb+" "+outcome)
 		case h.Key == "demo/web-2":
 			own = append(own, hop)
 		default:
@@ -223,10 +236,15 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	}, sortedCopy(deleted)...))
 	checkPath("the reconcile it caused", reconcile, []string{
 		"queue add demo/tools", "controller reconcile demo/tools",
-		"apiclient PATCH demo/tools", // written back: the restart
+		"apiclient PATCH demo/tools", "apiclient PATCH demo/tools", // written back, sent and answered: the restart
 		"controller reconcile demo/tools",
 	})
-	checkPath("the story's writes", writes, []string{"PATCH", "DELETE"}) // made Running, deleted
+	checkPath("the story's writes", writes, []string{"PATCH sent", "PATCH answered", "DELETE sent", "DELETE answered"}) // made Running, deleted
+	for write, event := range map[string]string{"apiclient PATCH demo/web-2 sent": "listwatch UPDATE demo/web-2", "apiclient DELETE demo/web-2 sent": "listwatch DELETE demo/web-2"} {
+		if at[write] > at[event] {
+			t.Errorf("%q is hop %d of the path, after %q (%d), the event it caused", write, at[write], event, at[event])
+		}
+	}
 	if q := at["queue add demo/tools"]; q < at["handler update demo/web-2"] || q > at["listwatch DELETE demo/web-2"] {
 		t.Errorf("demo/tools was queued at hop %d of the path: not between web-2's update (%d) and its delete (%d)",
 			q, at["handler update demo/web-2"], at["listwatch DELETE demo/web-2"])
@@ -263,7 +281,9 @@ func TestDemo_step_mode_walks_the_whole_story_one_hop_at_a_time(t *testing.T) {
 		if st.Hop.What == "" || st.Hop.File == "" {
 			t.Errorf("hop %q: no sentence or file for the page", st.Hop.Line)
 		}
-		resp, err := http.Post(url+"/api/step", "", nil)
+		req, _ := http.NewRequest("POST", url+"/api/step", nil)
+		req.Header.Set("Origin", url) // as the page's fetch sends it: a step needs the page's own origin
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,6 +332,55 @@ func TestUI_address_in_use_or_missing_is_a_usage_error(t *testing.T) {
 		code, _, stderr := run(t, nil, tt.args...)
 		if code != 2 || strings.Count(stderr, "\n") > 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a line saying %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// Issue 29: --ui 0.0.0.0:P put a page without a login on the network without a
+// word. Any address but loopback is warned about now; loopback is not.
+func TestUI_beyond_loopback_is_warned_about(t *testing.T) {
+	missing := t.TempDir() + "/no-kubeconfig" // the command fails after opening the page
+	for addr, warned := range map[string]bool{"127.0.0.1:0": false, ":0": false, "0.0.0.0:0": true} {
+		var stderr strings.Builder
+		cli.Main(context.Background(), []string{"sync", "pods", "--ui", addr, "--kubeconfig", missing},
+			cli.Env{Stdout: &strings.Builder{}, Stderr: &stderr, Getenv: func(string) string { return "" }})
+		if got := strings.Contains(stderr.String(), "ui: warning: "); got != warned || !strings.Contains(stderr.String(), "ui: the pipeline page is at ") {
+			t.Errorf("--ui %s: warned %v, want %v:\n%s", addr, got, warned, stderr.String())
+		}
+	}
+}
+
+// Issue 29: an exec plugin that failed printing a refresh token on stderr put
+// that text, with the kubeconfig's path, into reflector.lastError on the page.
+// The page shows the failure (which user, which field, which plugin) and
+// nothing of the credential path.
+func TestUI_credential_errors_reach_the_page_without_the_credential_path(t *testing.T) {
+	server, _, _ := apiServer(t)
+	plugin := filepath.Join(t.TempDir(), "plugin")
+	script := "#!/bin/sh\necho 'refresh failed: refresh_token=kw-refresh-s3cr3t' >&2\nexit 1\n"
+	if err := os.WriteFile(plugin, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kc := kubeconfigFile(t, server, "    insecure-skip-tls-verify: true\n",
+		"    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: "+plugin+"\n      interactiveMode: Never\n")
+	u := uiCommand(t, "run", "-n", "demo", "--ui", "127.0.0.1:0", "--kubeconfig", kc)
+	var shown string
+	for deadline := time.Now().Add(time.Minute); shown == ""; { // the Reflector's first failure
+		var s live.Snapshot
+		getJSON(t, u.url+"/api/snapshot", &s)
+		for _, inf := range s.Informers {
+			shown += inf.Reflector.LastError
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no error on the page a minute after the plugin began to fail")
+		}
+	}
+	if !strings.Contains(shown, `user "u": exec: plugin`) || !strings.Contains(shown, "failed (exit status 1)") {
+		t.Errorf("the page's error %q does not say the user's exec plugin failed", shown)
+	}
+	for _, leak := range []string{"kw-refresh-s3cr3t", "refresh failed", kc} {
+		if strings.Contains(shown, leak) {
+			t.Errorf("the page's error %q holds %q", shown, leak)
 		}
 	}
 }

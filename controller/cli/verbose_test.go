@@ -42,8 +42,10 @@ func TestVerbose_6_logs_the_Reflectors_list_and_watch(t *testing.T) {
 				cancel()
 			case <-ctx.Done():
 			}
-			if code := <-done; code != 0 {
-				t.Errorf("exit %d", code)
+			// Stopped as soon as the watch went out, sync may not have synced
+			// yet: 130 says so (issue 29); run's designed end is the signal.
+			if code := <-done; code != 0 && code != 130 {
+				t.Errorf("exit %d, want 0 or 130", code)
 			}
 			var requests []string
 			for _, line := range strings.Split(stderr.String(), "\n") {

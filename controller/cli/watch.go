@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
 
@@ -23,6 +24,10 @@ import (
 // changes it implies (ADDED, MODIFIED, DELETED), so the output stays a faithful
 // event log. A line that cannot be written (a full disk) ends the watch at once,
 // with that error: a watch nobody can read is not worth keeping open.
+//
+// Its designed end is a signal: once the first list is printed, Ctrl-C or
+// SIGTERM ends it with "watched N events" and exit 0. Stopped before that, it
+// exits 130 or 143: the lines printed are not yet the state of anything.
 func runWatch(ctx context.Context, s *session) error {
 	format := s.str("output")
 	if format != "" && format != "json" {
@@ -44,13 +49,15 @@ func runWatch(ctx context.Context, s *session) error {
 	out := bufio.NewWriter(s.env.Stdout)
 	p := &printer{w: out, json: format == "json", rv: map[string]string{}, failed: stop}
 	opts := listwatch.Options{Name: res.String(), LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"), Logger: s.log}
-	if trace := s.tracer(); trace != nil {
-		opts.OnStep = func(st listwatch.Step) { trace("listwatch " + st.String()) }
+	if emit := s.tracer(); emit != nil {
+		opts.OnStep = func(st listwatch.Step) {
+			emit(trace.Event{Stage: trace.Reflector, Verb: string(st.Op), Key: st.Key, Informer: opts.Name, Step: st})
+		}
 	}
 	err = listwatch.New(c.Resource(res).Namespace(s.namespace(cfg)), p, opts).Run(ctx)
 	p.mu.Lock()
 	out.Flush()
-	n := p.events
+	n, listed := p.events, p.listed
 	p.mu.Unlock()
 	var werr *writeError
 	if errors.As(context.Cause(ctx), &werr) {
@@ -58,6 +65,12 @@ func runWatch(ctx context.Context, s *session) error {
 	}
 	if err != nil && ctx.Err() == nil {
 		return err
+	}
+	if !listed {
+		// Stopped before the first list was printed: what came out is not
+		// the state of anything, and the exit status says so (130 or 143).
+		fmt.Fprintf(s.env.Stderr, "interrupted before the first list was complete: watched %d events\n", n)
+		return errStopped
 	}
 	fmt.Fprintf(s.env.Stderr, "watched %d events\n", n)
 	return nil
@@ -72,6 +85,7 @@ type printer struct {
 	json   bool
 	rv     map[string]string // key → resourceVersion last printed
 	events int
+	listed bool        // the first list has been printed (Replace)
 	failed func(error) // told the first write error, which ends the watch
 }
 
@@ -125,6 +139,9 @@ func (p *printer) Replace(list []*apiclient.Object, _ string) error {
 			return err
 		}
 	}
+	p.mu.Lock()
+	p.listed = true
+	p.mu.Unlock()
 	return nil
 }
 

@@ -19,9 +19,9 @@ func ExampleRecorder() {
 	rec := events.NewRecorder(client, events.Options{Controller: "kubewire.io/foo", Instance: "replica-1"})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { done <- rec.Run(ctx) }() // or Manager.AddRunner("events", rec)
+	go func() { done <- rec.Run(ctx) }() // a controller's Manager.Recorder runs it for you
 
-	foo := events.RefTo(foos, &apiclient.ObjectMeta{Name: "example-foo", Namespace: "demo", UID: "uid-1"})
+	foo := &testFoo{ObjectMeta: apiclient.ObjectMeta{Name: "example-foo", Namespace: "demo", UID: "uid-1"}}
 	for range 3 {
 		rec.Eventf(foo, events.Warning, "ErrResourceExists", "Reconcile", "Resource %q already exists and is not managed by Foo", "web")
 	}

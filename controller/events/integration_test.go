@@ -17,7 +17,7 @@ func TestIntegration_a_series_on_a_real_server(t *testing.T) {
 	c, _ := realtest.Client(t, apiclient.Options{})
 	ns := realtest.Namespace(t, c, "events")
 	ctx := context.Background()
-	cm, err := c.Resource(apiclient.ConfigMaps).Namespace(ns).Create(ctx, []byte(`{"metadata":{"name":"subject"}}`), apiclient.WriteOptions{})
+	cm, err := apiclient.NewTyped[testConfigMap](c).Namespace(ns).Create(ctx, &testConfigMap{ObjectMeta: apiclient.ObjectMeta{Name: "subject"}}, apiclient.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestIntegration_a_series_on_a_real_server(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- r.Run(rctx) }()
 	for range 5 {
-		r.Eventf(events.RefTo(apiclient.ConfigMaps, &cm.Metadata), events.Warning, "Broken", "Reconcile", "the same thing went wrong")
+		r.Eventf(cm, events.Warning, "Broken", "Reconcile", "the same thing went wrong")
 	}
 	cancel()
 	if err := <-done; err != nil {
@@ -56,3 +56,10 @@ func TestIntegration_a_series_on_a_real_server(t *testing.T) {
 		t.Fatalf("as a core/v1 Event: involvedObject.kind %q", kind)
 	}
 }
+
+// testConfigMap is a ConfigMap as the test reads it: a TypedObject.
+type testConfigMap struct {
+	apiclient.ObjectMeta `json:"metadata"`
+}
+
+func (*testConfigMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }

@@ -39,8 +39,10 @@ type Ref struct {
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
 
-// RefTo refers to the object meta describes, of resource res.
-func RefTo(res apiclient.Resource, meta *apiclient.ObjectMeta) Ref {
+// refTo refers to obj: its apiVersion and kind from its Resource, the rest
+// from its metadata.
+func refTo(obj apiclient.TypedObject) Ref {
+	res, meta := obj.Resource(), obj.GetObjectMeta()
 	return Ref{APIVersion: res.GroupVersion(), Kind: res.Kind, Namespace: meta.Namespace, Name: meta.Name,
 		UID: meta.UID, ResourceVersion: meta.ResourceVersion}
 }
@@ -75,8 +77,9 @@ type Stats struct {
 	JoinedSeries uint64 // repeats counted in an existing Event
 }
 
-// Recorder writes events. Build one with NewRecorder and Run it (a
-// controller.Manager can: AddRunner). Safe for concurrent use.
+// Recorder writes events. A controller gets one from its Manager
+// (controller.Manager.Recorder), which runs it; NewRecorder builds one to Run
+// yourself. Safe for concurrent use.
 type Recorder struct {
 	client *apiclient.Client
 	opts   Options
@@ -117,11 +120,13 @@ func NewRecorder(c *apiclient.Client, opts Options) *Recorder {
 		series: map[seriesKey]*record{}, buckets: newBuckets(opts.Burst, opts.RefillEvery)}
 }
 
-// Eventf records that something happened to regarding: eventType Normal or
+// Eventf records that something happened to regarding — an object of the
+// caller's own type, which says its apiVersion and kind (apiclient.TypedObject):
+// eventType Normal or
 // Warning, reason a short CamelCase word ("Synced", "ErrResourceExists"), action
 // what the controller was doing ("Reconcile", "Create"), and the note, a
 // sentence, formatted with args. It returns at once; Run writes the Event.
-func (r *Recorder) Eventf(regarding Ref, eventType, reason, action, note string, args ...any) {
+func (r *Recorder) Eventf(regarding apiclient.TypedObject, eventType, reason, action, note string, args ...any) {
 	if len(args) > 0 {
 		note = fmt.Sprintf(note, args...)
 	}
@@ -129,7 +134,7 @@ func (r *Recorder) Eventf(regarding Ref, eventType, reason, action, note string,
 		note = note[:maxNote-3] + "..."
 	}
 	select {
-	case r.buf <- pending{regarding, eventType, reason, action, note, r.opts.Clock.Now()}:
+	case r.buf <- pending{refTo(regarding), eventType, reason, action, note, r.opts.Clock.Now()}:
 	default:
 		r.stats.dropped.Add(1)
 	}

@@ -17,8 +17,15 @@ import (
 var (
 	quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 	foos  = apiclient.Resource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Name: "foos", Kind: "Foo", Namespaced: true}
-	foo   = events.RefTo(foos, &apiclient.ObjectMeta{Name: "example-foo", Namespace: "demo", UID: "uid-1"})
+	foo   = &testFoo{ObjectMeta: apiclient.ObjectMeta{Name: "example-foo", Namespace: "demo", UID: "uid-1"}}
 )
+
+// testFoo is a Foo of the tests' own: a TypedObject, as events are about.
+type testFoo struct {
+	apiclient.ObjectMeta `json:"metadata"`
+}
+
+func (*testFoo) Resource() apiclient.Resource { return foos }
 
 // recorder runs a Recorder on srv until stop is called; stop waits for Run to
 // return, so what it wrote is on the server.
@@ -135,7 +142,7 @@ func TestRecorder_rate_limits_per_object(t *testing.T) {
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{Burst: 3})
-	other := events.RefTo(foos, &apiclient.ObjectMeta{Name: "other", Namespace: "demo", UID: "uid-2"})
+	other := &testFoo{ObjectMeta: apiclient.ObjectMeta{Name: "other", Namespace: "demo", UID: "uid-2"}}
 	for i := range 5 {
 		r.Eventf(foo, events.Normal, "Tick", "Reconcile", "tick %d", i)
 	}

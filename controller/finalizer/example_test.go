@@ -10,35 +10,46 @@ import (
 	"github.com/kubewire/kubewire/controller/finalizer"
 )
 
+// bucket is a ConfigMap standing for something outside the cluster that must
+// be cleaned up before the object goes.
+type bucket struct {
+	apiclient.ObjectMeta `json:"metadata"`
+}
+
+func (*bucket) Resource() apiclient.Resource { return apiclient.ConfigMaps }
+
 // A Reconcile step with a finalizer: the first pass adds it and applies; after
 // the object is deleted, the next pass cleans up and lets it go.
 func ExampleReconcile() {
 	srv := apitest.NewServer(apitest.NewClock())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
-	buckets := client.Resource(apiclient.ConfigMaps).Namespace("demo")
+	buckets := apiclient.NewTyped[bucket](client).Namespace("demo")
 	ctx := context.Background()
-	buckets.Create(ctx, []byte(`{"metadata":{"name":"bucket"}}`), apiclient.WriteOptions{})
+	buckets.Create(ctx, &bucket{ObjectMeta: apiclient.ObjectMeta{Name: "bucket"}}, apiclient.WriteOptions{})
 
 	step := func() {
-		o, err := buckets.Get(ctx, "bucket")
+		b, err := buckets.Get(ctx, "bucket") // a controller reads its cache
 		if err != nil {
 			fmt.Println("gone:", apiclient.IsNotFound(err))
 			return
 		}
-		finalizer.Reconcile(ctx, buckets, &o.Metadata, "example.com/cleanup",
+		finalizer.Reconcile(ctx, client, b, "example.com/cleanup",
 			func(context.Context) (controller.Result, error) {
-				fmt.Println("apply; finalizers:", o.Metadata.Finalizers)
+				fmt.Println("apply")
 				return controller.Result{}, nil
 			},
 			func(context.Context) error { fmt.Println("cleanup"); return nil })
 	}
 	step()
+	b, _ := buckets.Get(ctx, "bucket")
+	fmt.Println("finalizers:", b.Finalizers)
 	buckets.Delete(ctx, "bucket", apiclient.DeleteOptions{})
 	step()
 	step()
 	// Output:
-	// apply; finalizers: [example.com/cleanup]
+	// apply
+	// finalizers: [example.com/cleanup]
 	// cleanup
 	// gone: true
 }

@@ -15,40 +15,22 @@ import (
 // changed the finalizers first.
 const maxTries = 5
 
-// Add puts name in the finalizers of the object meta describes, through rc (its
-// resource; the namespace is meta's), unless it is there. meta is updated from
-// the server's answer.
-func Add(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.ObjectMeta, name string) error {
-	return change(ctx, rc, meta, name, func(f []string) []string {
-		if slices.Contains(f, name) {
-			return nil
-		}
-		return append(slices.Clone(f), name)
-	})
-}
-
-// Remove takes name out of the finalizers of the object meta describes, unless
-// it is not there. meta is updated from the server's answer; if that was the
-// last finalizer of an object being deleted, the object is gone, and a NotFound
-// on a retry is success.
-func Remove(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.ObjectMeta, name string) error {
-	return change(ctx, rc, meta, name, func(f []string) []string {
-		if !slices.Contains(f, name) {
-			return nil
-		}
-		return slices.DeleteFunc(slices.Clone(f), func(s string) bool { return s == name })
-	})
-}
-
-// Reconcile is a Reconcile step for an object with a finalizer: while the object
-// lives, it makes sure the finalizer is there, then calls apply; once the object
-// is being deleted (deletionTimestamp set) and the finalizer is still there, it
-// calls cleanup and, when cleanup succeeded, removes the finalizer. A deleted
-// object without the finalizer needs nothing.
-func Reconcile(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.ObjectMeta, name string,
+// Reconcile is a Reconcile step for an object with a finalizer: while obj lives,
+// it makes sure the finalizer is there, then calls apply; once obj is being
+// deleted (deletionTimestamp set) and the finalizer is still there, it calls
+// cleanup and, when cleanup succeeded, removes the finalizer. A deleted object
+// without the finalizer needs nothing. obj is read, never changed: pass what the
+// cache gave.
+//
+// If the object is gone by the time the finalizer is removed (its other
+// finalizers went first, or someone removed ours by hand), the removal has
+// nothing left to do and Reconcile succeeds: cleanup ran, and there is no object
+// to retry for.
+func Reconcile(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject, name string,
 	apply func(context.Context) (controller.Result, error), cleanup func(context.Context) error) (controller.Result, error) {
+	meta := obj.GetObjectMeta()
 	if meta.DeletionTimestamp == nil {
-		if err := Add(ctx, rc, meta, name); err != nil {
+		if err := Add(ctx, c, obj, name); err != nil {
 			return controller.Result{}, err
 		}
 		return apply(ctx)
@@ -59,14 +41,41 @@ func Reconcile(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient
 	if err := cleanup(ctx); err != nil {
 		return controller.Result{}, fmt.Errorf("cleanup for finalizer %s: %w", name, err)
 	}
-	return controller.Result{}, Remove(ctx, rc, meta, name)
+	return controller.Result{}, Remove(ctx, c, obj, name)
+}
+
+// Add puts name in obj's finalizers on the server, unless obj has it already.
+// obj is not changed: the finalizer shows in the next version the cache gets.
+func Add(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject, name string) error {
+	return change(ctx, c, obj, name, false, func(f []string) []string {
+		if slices.Contains(f, name) {
+			return nil
+		}
+		return append(slices.Clone(f), name)
+	})
+}
+
+// Remove takes name out of obj's finalizers on the server, unless it is not
+// there. If that was the last finalizer of an object being deleted, the object
+// is gone; a NotFound, then or on a retry, is success: nothing is left to
+// finalize. obj is not changed.
+func Remove(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject, name string) error {
+	return change(ctx, c, obj, name, true, func(f []string) []string {
+		if !slices.Contains(f, name) {
+			return nil
+		}
+		return slices.DeleteFunc(slices.Clone(f), func(s string) bool { return s == name })
+	})
 }
 
 // change patches the finalizers to edit(current), testing that they are still
 // current, and on a failed test reads the object again and retries. edit returns
-// nil when there is nothing to do.
-func change(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.ObjectMeta, name string, edit func([]string) []string) error {
-	rc = rc.Namespace(meta.Namespace)
+// nil when there is nothing to do. It works on a copy of obj's metadata. An
+// object found gone is success when goneIsDone (a removal), else the NotFound
+// is returned (an object to add a finalizer to is not there).
+func change(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject, name string, goneIsDone bool, edit func([]string) []string) error {
+	meta := obj.GetObjectMeta().DeepCopy()
+	rc := c.Resource(obj.Resource()).Namespace(meta.Namespace)
 	for try := 1; ; try++ {
 		next := edit(meta.Finalizers)
 		if next == nil {
@@ -87,22 +96,23 @@ func change(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.Ob
 				{"op": "add", "path": "/metadata/finalizers", "value": next},
 			})
 		}
-		o, err := rc.Patch(ctx, meta.Name, apiclient.JSONPatch, patch, apiclient.WriteOptions{})
-		if err == nil {
-			*meta = o.Metadata
+		_, err = rc.Patch(ctx, meta.Name, apiclient.JSONPatch, patch, apiclient.WriteOptions{})
+		switch {
+		case err == nil:
 			return nil
-		}
-		if !raced(err) || try == maxTries {
+		case apiclient.IsNotFound(err) && goneIsDone:
+			return nil // gone: nothing left to finalize
+		case !raced(err) || try == maxTries:
 			return fmt.Errorf("finalizer %s on %s: %w", name, meta.Name, err)
 		}
 		fresh, err := rc.Get(ctx, meta.Name)
-		if apiclient.IsNotFound(err) {
-			return nil // gone: nothing left to finalize
+		if apiclient.IsNotFound(err) && goneIsDone {
+			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("finalizer %s on %s: %w", name, meta.Name, err)
 		}
-		*meta = fresh.Metadata
+		meta = fresh.Metadata
 	}
 }
 

@@ -18,20 +18,23 @@ func TestIntegration_finalizer_on_a_real_server(t *testing.T) {
 	c, _ := realtest.Client(t, apiclient.Options{})
 	ns := realtest.Namespace(t, c, "finalizer")
 	ctx := context.Background()
-	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
-	o, err := cms.Create(ctx, []byte(`{"metadata":{"name":"cfg","finalizers":["a.io/first"]}}`), apiclient.WriteOptions{})
+	cms := apiclient.NewTyped[configMap](c).Namespace(ns)
+	stale, err := cms.Create(ctx, &configMap{ObjectMeta: apiclient.ObjectMeta{Name: "cfg", Finalizers: []string{"a.io/first"}}}, apiclient.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := o.Metadata
 	if _, err := cms.Patch(ctx, "cfg", apiclient.MergePatch, []byte(`{"metadata":{"finalizers":["a.io/first","b.io/theirs"]}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := finalizer.Add(ctx, cms, &stale, name); err != nil {
+	if err := finalizer.Add(ctx, c, stale, name); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"a.io/first", "b.io/theirs", name}; !slices.Equal(stale.Finalizers, want) {
-		t.Fatalf("finalizers %q, want %q", stale.Finalizers, want)
+	now, err := cms.Get(ctx, "cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.io/first", "b.io/theirs", name}; !slices.Equal(now.Finalizers, want) {
+		t.Fatalf("finalizers %q, want %q", now.Finalizers, want)
 	}
 	// Only ours may stay for the delete to complete.
 	if _, err := cms.Patch(ctx, "cfg", apiclient.MergePatch, []byte(`{"metadata":{"finalizers":["`+name+`"]}}`), apiclient.WriteOptions{}); err != nil {
@@ -41,11 +44,11 @@ func TestIntegration_finalizer_on_a_real_server(t *testing.T) {
 		t.Fatal(err)
 	}
 	cur, err := cms.Get(ctx, "cfg")
-	if err != nil || cur.Metadata.DeletionTimestamp == nil {
+	if err != nil || cur.DeletionTimestamp == nil {
 		t.Fatalf("after delete: %v, deletionTimestamp %v; the finalizer should hold it", err, cur)
 	}
 	cleaned := 0
-	_, err = finalizer.Reconcile(ctx, cms, &cur.Metadata, name,
+	_, err = finalizer.Reconcile(ctx, c, cur, name,
 		func(context.Context) (controller.Result, error) {
 			t.Fatal("apply on a deleted object")
 			return controller.Result{}, nil

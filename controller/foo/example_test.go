@@ -18,8 +18,8 @@ func Example_testingAController() {
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 
-	m, _ := controller.NewManager(client, controller.ManagerOptions{Log: quiet})
-	foo.Setup(m, foo.Options{Namespace: "demo", Log: quiet})
+	m, _ := controller.NewManager(client, controller.ManagerOptions{Namespace: "demo", Log: quiet})
+	foo.Setup(m, foo.Options{})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- m.Run(ctx) }()

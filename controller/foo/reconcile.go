@@ -33,16 +33,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err != nil {
 		return controller.Result{}, err
 	}
-	ref := events.RefTo(Foos, &foo.Metadata)
 	name := foo.Spec.DeploymentName
 	if name == "" {
 		// A spec no retry can fix: say so on the Foo, and wait for the user to
 		// change it (that change is an event).
-		r.events.Eventf(ref, events.Warning, reasonNoName, reconcileAction, messageNoName)
+		r.events.Eventf(foo, events.Warning, reasonNoName, reconcileAction, messageNoName)
 		return controller.Result{}, nil
 	}
 
-	d, err := r.deployments.Get(foo.Metadata.Namespace, name)
+	d, err := r.deployments.Get(foo.Namespace, name)
 	switch {
 	case apiclient.IsNotFound(err):
 		if d, err = r.create(ctx, foo); err != nil {
@@ -50,11 +49,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 	case err != nil:
 		return controller.Result{}, err
-	case !controller.IsControlledBy(&d.Metadata, &foo.Metadata):
+	case !controller.IsControlledBy(&d.ObjectMeta, foo):
 		// Someone else's Deployment of that name: leave it alone, and say so. No
 		// retry: it would find the same. When that Deployment changes or goes, or
 		// the Foo changes, the watches bring the Foo back (Setup).
-		r.events.Eventf(ref, events.Warning, reasonExists, reconcileAction, messageExists, name)
+		r.events.Eventf(foo, events.Warning, reasonExists, reconcileAction, messageExists, name)
 		return controller.Result{}, nil
 	case foo.Spec.Replicas != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *foo.Spec.Replicas):
 		if d, err = r.scale(ctx, foo, d); err != nil {
@@ -62,13 +61,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 	}
 
-	// foo is the cache's, shared and read-only: status.Update gets a copy of its
-	// metadata to update.
-	meta := foo.Metadata
-	if _, err := status.Update(ctx, r.client.Resource(Foos), &meta, foo.Status, Status{AvailableReplicas: d.Status.AvailableReplicas}); err != nil {
+	if _, err := status.Update(ctx, r.client, foo, Status{AvailableReplicas: d.Status.AvailableReplicas}); err != nil {
 		return controller.Result{}, err
 	}
-	r.events.Eventf(ref, events.Normal, reasonSynced, reconcileAction, messageSynced)
+	r.events.Eventf(foo, events.Normal, reasonSynced, reconcileAction, messageSynced)
 	return controller.Result{}, nil
 }
 
@@ -77,14 +73,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 // (AlreadyExists), the Request is retried, and by then the cache shows whose it
 // is. An apply would have quietly taken it over.
 func (r *Reconciler) create(ctx context.Context, foo *Foo) (*deployment, error) {
-	want, err := newDeployment(foo)
-	if err == nil {
-		var o *apiclient.Object
-		if o, err = r.client.Resource(apiclient.Deployments).Create(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager}); err == nil {
-			return apiclient.DecodeOnce[deployment](o)
-		}
+	d, err := apiclient.NewTyped[deployment](r.client).Create(ctx, newDeployment(foo), apiclient.WriteOptions{FieldManager: fieldManager})
+	if err != nil {
+		return nil, fmt.Errorf("create deployment %s for foo %s: %w", foo.Spec.DeploymentName, foo.Name, err)
 	}
-	return nil, fmt.Errorf("create deployment %s for foo %s: %w", foo.Spec.DeploymentName, foo.Metadata.Name, err)
+	return d, nil
 }
 
 // scale brings an owned Deployment to the Foo's replicas by server-side apply
@@ -94,29 +87,24 @@ func (r *Reconciler) create(ctx context.Context, foo *Foo) (*deployment, error) 
 // changed since (replaced by someone else's of the same name, even), the server
 // answers Conflict, and the retry reads the cache again.
 func (r *Reconciler) scale(ctx context.Context, foo *Foo, d *deployment) (*deployment, error) {
-	want, err := newDeployment(foo)
-	if err == nil {
-		want["metadata"].(map[string]any)["resourceVersion"] = d.Metadata.ResourceVersion
-		var o *apiclient.Object
-		if o, err = r.client.Resource(apiclient.Deployments).Apply(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager, Force: true}); err == nil {
-			return apiclient.DecodeOnce[deployment](o)
-		}
+	want := newDeployment(foo)
+	want.ResourceVersion = d.ResourceVersion
+	applied, err := apiclient.NewTyped[deployment](r.client).Apply(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager, Force: true})
+	if err != nil {
+		return nil, fmt.Errorf("scale deployment %s for foo %s: %w", d.Name, foo.Name, err)
 	}
-	return nil, fmt.Errorf("scale deployment %s for foo %s: %w", d.Metadata.Name, foo.Metadata.Name, err)
+	return applied, nil
 }
 
 // newDeployment is the Deployment a Foo asks for: nginx pods labelled for the
 // Foo, as many as it says, controlled by it.
-func newDeployment(foo *Foo) (map[string]any, error) {
-	labels := map[string]any{"app": "nginx", "controller": foo.Metadata.Name}
-	owner := apiclient.ObjectMeta{Namespace: foo.Metadata.Namespace}
-	if err := controller.SetControllerReference(&owner, Foos, &foo.Metadata); err != nil {
-		return nil, err
-	}
-	meta := map[string]any{"name": foo.Spec.DeploymentName, "namespace": foo.Metadata.Namespace, "labels": labels,
-		"ownerReferences": owner.OwnerReferences}
-	return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta,
-		"spec": map[string]any{"replicas": foo.Spec.Replicas, "selector": map[string]any{"matchLabels": labels},
-			"template": map[string]any{"metadata": map[string]any{"labels": labels},
-				"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:latest"}}}}}}, nil
+func newDeployment(foo *Foo) *deployment {
+	labels := map[string]any{"app": "nginx", "controller": foo.Name}
+	d := &deployment{ObjectMeta: controller.ChildOf(foo, foo.Spec.DeploymentName)}
+	d.Labels = map[string]string{"app": "nginx", "controller": foo.Name}
+	d.Spec.Replicas = foo.Spec.Replicas
+	d.Spec.Selector = map[string]any{"matchLabels": labels}
+	d.Spec.Template = map[string]any{"metadata": map[string]any{"labels": labels},
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:latest"}}}}
+	return d
 }

@@ -23,12 +23,15 @@ var eventsV1 = apiclient.Resource{Group: "events.k8s.io", Version: "v1", Name: "
 // ends.
 func runFoo(t *testing.T, c *apiclient.Client, ns string) *foo.Reconciler {
 	t.Helper()
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet,
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet,
 		LeaderElection: &leaderelection.Config{Namespace: ns, Name: "kubewire-foo", Identity: "test", ReleaseOnCancel: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, r := foo.Setup(m, foo.Options{Namespace: ns, Workers: 2, Log: quiet})
+	r, err := foo.Setup(m, foo.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()

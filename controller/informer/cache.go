@@ -7,36 +7,80 @@ import (
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
 )
 
 // Reading the cache. Everything here reads the store, never the API server: cheap,
-// and possibly a little behind the server.
+// and possibly a little behind the server. What is returned is a Copy of each
+// cached object (apiclient.Object.Copy: new metadata, the server's bytes shared,
+// which nothing modifies): a caller may change it, and the cache does not see
+// the change. Handlers alone are given the cache's own objects (handler.go).
 
-// Get returns the cached object with this namespace and name ("" for a
-// cluster-scoped object).
+// Get returns a copy of the cached object with this namespace and name ("" for
+// a cluster-scoped object).
 func (inf *Informer) Get(namespace, name string) (*apiclient.Object, bool) {
-	if namespace == "" {
-		return inf.store.GetByKey(name)
+	o, ok := inf.store.GetByKey(key(namespace, name))
+	if !ok {
+		return nil, false
 	}
-	return inf.store.GetByKey(namespace + "/" + name)
+	return o.Copy(), true
 }
 
 // Name is the informer's name, from its Options.
 func (inf *Informer) Name() string { return inf.name }
 
-// List returns every cached object, sorted by key.
-func (inf *Informer) List() []*apiclient.Object {
+// List returns a copy of every cached object, sorted by key.
+func (inf *Informer) List() []*apiclient.Object { return copies(inf.sorted()) }
+
+// ByIndex returns copies of the cached objects whose index function gave value,
+// e.g. ByIndex(store.NamespaceIndex, "default").
+func (inf *Informer) ByIndex(index, value string) ([]*apiclient.Object, error) {
+	objs, err := inf.store.ByIndex(index, value)
+	return copies(objs), err
+}
+
+// IndexKeys returns the keys ("namespace/name") of the cached objects whose
+// index function gave value: what ByIndex would return, without the copies.
+func (inf *Informer) IndexKeys(index, value string) ([]string, error) {
+	return inf.store.IndexKeys(index, value)
+}
+
+// AddIndexers adds indexes to the cache, before or after Run: the objects
+// already cached are indexed at once (store.AddIndexers). A name already taken
+// is an error, and nothing is added: two callers that want one index by one
+// name must agree on who adds it.
+func (inf *Informer) AddIndexers(indexers store.Indexers[*apiclient.Object]) error {
+	if err := inf.store.AddIndexers(indexers); err != nil {
+		return fmt.Errorf("informer %s: %w", inf.name, err)
+	}
+	return nil
+}
+
+// sorted is the store's own objects, sorted by key: for the readers here,
+// which copy them, and for the Lister, which decodes them.
+func (inf *Informer) sorted() []*apiclient.Object {
 	objs := inf.store.List()
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Key() < objs[j].Key() })
 	return objs
 }
 
-// ByIndex returns the cached objects whose index function gave value, e.g.
-// ByIndex(store.NamespaceIndex, "default").
-func (inf *Informer) ByIndex(index, value string) ([]*apiclient.Object, error) {
-	return inf.store.ByIndex(index, value)
+// copies returns a Copy of each object.
+func copies(objs []*apiclient.Object) []*apiclient.Object {
+	out := make([]*apiclient.Object, len(objs))
+	for i, o := range objs {
+		out[i] = o.Copy()
+	}
+	return out
+}
+
+// key is the store's key of namespace and name.
+func key(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
 }
 
 // IndexSizes returns each of the store's indexes (store.NamespaceIndex, and
@@ -127,9 +171,11 @@ func (inf *Informer) Events() map[string]uint64 {
 	return out
 }
 
-func (inf *Informer) tracef(format string, args ...any) {
+// emit hands e, named after this informer, to the trace, if there is one.
+func (inf *Informer) emit(e trace.Event) {
 	if inf.trace != nil {
-		inf.trace(fmt.Sprintf(format, args...))
+		e.Informer = inf.name
+		inf.trace(e)
 	}
 }
 

@@ -17,9 +17,10 @@ type deployment struct {
 	} `json:"spec"`
 }
 
-// A Lister reads the cache as the caller's own type, each object decoded once:
-// two reads give the same value. A name the cache does not hold is a NotFound,
-// as a GET of the server would be.
+// A Lister reads the cache as the caller's own type, each object decoded once;
+// every read hands out a value of the caller's own, so a change to it stays
+// there. A name the cache does not hold is a NotFound, as a GET of the server
+// would be.
 func ExampleLister() {
 	srv := apitest.NewServer(apitest.NewClock())
 	defer srv.Close()
@@ -34,11 +35,12 @@ func ExampleLister() {
 
 	deployments := informer.NewLister[deployment](inf)
 	d, _ := deployments.Get("demo", "web")
+	d.Spec.Replicas = 5 // mine alone
 	again, _ := deployments.Get("demo", "web")
-	fmt.Println(d.Metadata.Name, d.Spec.Replicas, d == again)
+	fmt.Println(d.Metadata.Name, d.Spec.Replicas, again.Spec.Replicas)
 	_, err := deployments.Get("demo", "gone")
 	fmt.Println(apiclient.IsNotFound(err))
 	// Output:
-	// web 3 true
+	// web 5 3
 	// true
 }

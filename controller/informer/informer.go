@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
 )
@@ -31,10 +32,9 @@ type Informer struct {
 	source Runner
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
-	labels    labelSets     // shared label maps of cached objects (labels.go)
-	resync    time.Duration // Options.ResyncPeriod
+	labels    labelSets // shared label maps of cached objects (labels.go)
 	clock     apiclient.Clock
-	trace     func(line string)
+	trace     func(trace.Event)
 
 	mu        sync.Mutex
 	listeners []*listener
@@ -44,7 +44,8 @@ type Informer struct {
 	// cacheSynced is closed once the initial list has been popped into the store
 	// and handed to the listeners: the informer's half of HasSynced (doc.go).
 	cacheSynced chan struct{}
-	resyncing   []*listener // listeners whose resync is under way
+	resyncing   []*listener   // listeners whose resync is under way
+	resyncWake  chan struct{} // buffered(1): a handler with a resync was added (resyncLoop)
 	events      eventCounts
 	progress    progress // the store's resourceVersion and the time per pop (version.go)
 	// held is what entrySink.Held handed back during the list under way; only the
@@ -65,7 +66,7 @@ func New(opts Options) *Informer {
 	if opts.Name == "" {
 		opts.Name = opts.Resource.String()
 	}
-	inf := &Informer{name: opts.Name, resync: opts.ResyncPeriod, transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{}), progress: newProgress()}
+	inf := &Informer{name: opts.Name, resyncWake: make(chan struct{}, 1), transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{}), progress: newProgress()}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
 	}
@@ -110,20 +111,22 @@ func (r *Registration) WaitForSync(ctx context.Context) bool {
 // AddHandler registers h under name, which names it in trace lines ("handler add
 // default/web-1 to=podrestart"); "" names it by its place, "#0" for the first. With
 // resync > 0, h also gets an OnUpdate(obj, obj) for every cached object each
-// resync period; resync 0 means Options.ResyncPeriod. A handler added after Run
-// first gets the whole current cache as adds (initialList true).
+// resync period (0: never); its first resync is due one period after it was
+// added, whenever that was. A handler added after Run first gets the whole
+// current cache as adds (initialList true).
 func (inf *Informer) AddHandler(name string, h Handler, resync time.Duration) *Registration {
 	inf.mu.Lock()
 	defer inf.mu.Unlock()
 	if name == "" {
 		name = fmt.Sprintf("#%d", len(inf.listeners))
 	}
-	if resync == 0 {
-		resync = inf.resync
-	}
 	l := newListener(name, h, resync)
 	if resync > 0 {
 		l.nextSync = inf.clock.Now().Add(resync)
+		select { // the loop may be waiting for a later resync, or for none
+		case inf.resyncWake <- struct{}{}:
+		default:
+		}
 	}
 	inf.listeners = append(inf.listeners, l)
 	if inf.started {
@@ -160,9 +163,11 @@ func (inf *Informer) Run(ctx context.Context) error {
 		// the FIFO so processLoop hands out what is left and returns.
 		inf.fifo.Close()
 	}()
+	resyncCtx, stopResync := context.WithCancel(ctx)
 	resyncDone := make(chan struct{})
-	go func() { defer close(resyncDone); inf.resyncLoop(ctx) }() // likewise
+	go func() { defer close(resyncDone); inf.resyncLoop(resyncCtx) }() // likewise; stopped with processLoop
 	err := inf.processLoop(ctx)
+	stopResync()
 	// processLoop returns when ctx is done or the source stopped; either way the
 	// source is stopping and closes the FIFO itself. Closing it here first would
 	// make the reflector's last few events (already read off the wire) fail as
@@ -179,27 +184,22 @@ func (inf *Informer) Run(ctx context.Context) error {
 	return err
 }
 
-// resyncLoop wakes at the shortest resync period any handler asked for, picks the
+// resyncLoop sleeps until the earliest resync any handler is due for, picks the
 // handlers that are due, and asks the FIFO to replay the cache to them (Sync
-// deltas, delivered only to the handlers picked). Without resync handlers it
-// returns at once.
+// deltas, delivered only to the handlers picked). A handler added with a resync,
+// before Run or after, wakes it to look again; without any, it waits for one.
 func (inf *Informer) resyncLoop(ctx context.Context) {
-	period := time.Duration(0)
-	inf.mu.Lock()
-	for _, l := range inf.listeners {
-		if l.resync > 0 && (period == 0 || l.resync < period) {
-			period = l.resync
-		}
-	}
-	inf.mu.Unlock()
-	if period == 0 {
-		return
-	}
 	for {
+		var wait <-chan time.Time // nil: no handler wants a resync yet
+		if next, ok := inf.nextResync(); ok {
+			wait = inf.clock.After(max(next.Sub(inf.clock.Now()), 0))
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-inf.clock.After(period):
+		case <-inf.resyncWake:
+			continue
+		case <-wait:
 		}
 		now := inf.clock.Now()
 		inf.mu.Lock()
@@ -212,12 +212,25 @@ func (inf *Informer) resyncLoop(ctx context.Context) {
 		due := len(inf.resyncing)
 		inf.mu.Unlock()
 		if due > 0 {
-			inf.tracef("fifo resync handlers=%d", due)
+			inf.emit(trace.Event{Stage: trace.FIFO, Verb: "resync", Size: due})
 			if err := inf.fifo.Resync(); err != nil {
-				inf.tracef("informer %s: resync: %v", inf.name, err)
+				inf.emit(trace.Event{Stage: trace.Informer, Verb: "error", Err: fmt.Errorf("resync: %w", err)})
 			}
 		}
 	}
+}
+
+// nextResync is the earliest time a handler's resync is due, if any wants one.
+func (inf *Informer) nextResync() (time.Time, bool) {
+	inf.mu.Lock()
+	defer inf.mu.Unlock()
+	var next time.Time
+	for _, l := range inf.listeners {
+		if at, ok := l.resyncDue(); ok && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	return next, !next.IsZero()
 }
 
 // startListener runs a listener's goroutine under Run's context; called with mu held.
@@ -241,7 +254,7 @@ func (inf *Informer) processLoop(ctx context.Context) error {
 		case err == fifo.ErrClosed:
 			return nil
 		case err != nil:
-			inf.tracef("informer %s: %v", inf.name, err)
+			inf.emit(trace.Event{Stage: trace.Informer, Verb: "error", Err: err})
 		}
 		inf.markSyncedOnce()
 	}
@@ -265,18 +278,18 @@ func (inf *Informer) process(deltas fifo.Deltas[*apiclient.Object], initial bool
 func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error {
 	if d.Type == fifo.Bookmark {
 		if inf.trace != nil {
-			inf.tracef("fifo pop Bookmark rv=%s", d.ResourceVersion)
+			inf.emit(trace.Event{Stage: trace.FIFO, Verb: "pop", Delta: "Bookmark", ResourceVersion: d.ResourceVersion})
 		}
 		inf.progress.moved(d)
 		return nil // nothing to store
 	}
 	obj := d.Object
 	inf.events.count(d.Type)
-	// Every trace line is guarded: its arguments (boxed into ...any, a Len under the
-	// store's lock) cost allocations and time even when nobody reads the line.
+	// Every trace hop is guarded: building one (a Len under the store's lock, the
+	// delta type's name) costs time even when nobody reads it.
 	tracing := inf.trace != nil
 	if tracing {
-		inf.tracef("fifo pop %s %s rv=%s", d.Type, d.Key, obj.Metadata.ResourceVersion)
+		inf.emit(trace.Event{Stage: trace.FIFO, Verb: "pop", Delta: d.Type.String(), Key: d.Key, ResourceVersion: obj.Metadata.ResourceVersion})
 	}
 	// The store is written under d.Key: the FIFO keyed the object already, and
 	// keying it again would cost a string per delta.
@@ -288,7 +301,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 			obj = newest(old, obj, d.Tombstone != nil)
 		}
 		if tracing {
-			inf.tracef("store delete %s size=%d", d.Key, inf.store.Len())
+			inf.emit(trace.Event{Stage: trace.Store, Verb: "delete", Key: d.Key, Size: inf.store.Len()})
 		}
 		inf.notify(d.Key, notification{kind: deleteNotification, obj: obj, flag: d.Tombstone != nil}, false)
 		return nil
@@ -300,7 +313,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 	inf.progress.moved(d)
 	if !exists {
 		if tracing {
-			inf.tracef("store add %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+			inf.emit(trace.Event{Stage: trace.Store, Verb: "add", Key: d.Key, ResourceVersion: obj.Metadata.ResourceVersion, Size: inf.store.Len()})
 		}
 		inf.notify(d.Key, notification{kind: addNotification, obj: obj, flag: initial}, false)
 		return nil
@@ -310,7 +323,7 @@ func (inf *Informer) apply(d fifo.Delta[*apiclient.Object], initial bool) error 
 	// for resyncs hear of it.
 	resync := d.Type == fifo.Sync || old.Metadata.ResourceVersion == obj.Metadata.ResourceVersion
 	if tracing {
-		inf.tracef("store update %s rv=%s size=%d", d.Key, obj.Metadata.ResourceVersion, inf.store.Len())
+		inf.emit(trace.Event{Stage: trace.Store, Verb: "update", Key: d.Key, ResourceVersion: obj.Metadata.ResourceVersion, Size: inf.store.Len()})
 	}
 	inf.notify(d.Key, notification{kind: updateNotification, old: old, obj: obj}, resync)
 	return nil
@@ -345,7 +358,7 @@ func (inf *Informer) notify(key string, n notification, resync bool) {
 		targets = slices.Clone(targets)
 		inf.mu.Unlock()
 		for _, l := range targets {
-			inf.tracef("handler %s %s to=%s backlog=%d", kindName(n.kind), key, l.name, l.Backlog()+1)
+			inf.emit(trace.Event{Stage: trace.Handler, Verb: kindName(n.kind), Key: key, To: l.name, Size: l.Backlog() + 1})
 		}
 		inf.mu.Lock()
 	}

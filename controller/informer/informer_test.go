@@ -142,6 +142,26 @@ func TestInformer_resync_reaches_only_handlers_that_asked(t *testing.T) {
 	}
 }
 
+// A handler that asks for a resync after Run gets it, though no handler asked
+// for one before (the resync loop used to look at the handlers once, at Run).
+func TestInformer_resync_reaches_a_handler_added_after_Run(t *testing.T) {
+	clock := apitest.NewClock()
+	inf, src, start := newInformer(t, informer.Options{Clock: clock})
+	start()
+	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	inf.WaitForCacheSync(context.Background())
+	late := newRecorder()
+	inf.AddHandler("late", late, time.Minute)
+	if got, want := late.Next(1), "add default/a rv=1 initial=true"; got != want {
+		t.Fatalf("late handler got %q, want %q", got, want)
+	}
+	clock.BlockUntilWaiters(1)
+	clock.Step(time.Minute)
+	if got, want := late.Next(1), "update default/a rv=1→1"; got != want {
+		t.Fatalf("resync of the late handler: got %q, want %q", got, want)
+	}
+}
+
 func TestInformer_transform_runs_before_caching(t *testing.T) {
 	inf, src, start := newInformer(t, informer.Options{Transform: func(o *apiclient.Object) (*apiclient.Object, error) {
 		c := o.Copy()

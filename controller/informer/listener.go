@@ -108,6 +108,16 @@ func (l *listener) state() HandlerState {
 // HasSynced reports whether the handler has been given the whole initial list.
 func (l *listener) HasSynced() bool { return closed(l.synced) }
 
+// resyncDue is when this handler's next resync is due, if it wants resyncs.
+func (l *listener) resyncDue() (time.Time, bool) {
+	if l.resync <= 0 {
+		return time.Time{}, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.nextSync, true
+}
+
 // dueForResync says whether this handler's resync period has passed at now, and if
 // so schedules the next one.
 func (l *listener) dueForResync(now time.Time) bool {

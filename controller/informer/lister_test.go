@@ -1,8 +1,10 @@
 package informer_test
 
 import (
+	"encoding/json"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -12,37 +14,63 @@ import (
 
 type podView struct {
 	Metadata apiclient.ObjectMeta `json:"metadata"`
+	Spec     struct {
+		NodeName decodeCounter `json:"nodeName"`
+	} `json:"spec"`
 }
 
-// A Lister decodes each resourceVersion of an object once: the same value until
-// the object changes, a new one after.
-func TestLister_decodes_once_per_resourceVersion(t *testing.T) {
+// decodeCounter counts how often a podView is decoded, through its one member
+// that decodes itself.
+type decodeCounter string
+
+var decodes atomic.Int64
+
+func (c *decodeCounter) UnmarshalJSON(b []byte) error {
+	decodes.Add(1)
+	return json.Unmarshal(b, (*string)(c))
+}
+
+// A Lister decodes each resourceVersion of an object once, and hands every
+// reader a value of its own: changing it changes neither the cache nor what the
+// next reader gets.
+func TestLister_decodes_once_per_resourceVersion_and_hands_out_copies(t *testing.T) {
 	inf, src, start := informertest.New(t, informer.Options{})
 	start()
-	if err := src.Sink.Replace([]*apiclient.Object{informertest.Pod("a", "1")}, "1"); err != nil {
-		t.Fatal(err)
+	withNode := func(rv string) *apiclient.Object {
+		o, err := apiclient.DecodeObject([]byte(`{"metadata":{"name":"a","namespace":"default","labels":{"app":"web"},"resourceVersion":"` + rv + `"},"spec":{"nodeName":"n1"}}`))
+		must(t, err)
+		return o
 	}
+	must(t, src.Sink.Replace([]*apiclient.Object{withNode("1")}, "1"))
 	inf.WaitForCacheSync(t.Context())
 	pods := informer.NewLister[podView](inf)
+	decodes.Store(0)
 	first, err := pods.Get("default", "a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := pods.Get("default", "a"); again != first {
-		t.Fatal("a second Get of an unchanged object decoded it again")
+	first.Metadata.Labels["app"] = "changed"
+	first.Spec.NodeName = "changed"
+	again, _ := pods.Get("default", "a")
+	if again == first || again.Metadata.Labels["app"] != "web" || again.Spec.NodeName != "n1" {
+		t.Fatalf("a second Get gave %+v: want a value of its own, unchanged by the first reader's writes", again)
 	}
-	if list, _ := pods.List(); len(list) != 1 || list[0] != first {
-		t.Fatalf("List %v: want the value Get decoded", list)
+	if list, _ := pods.List(); len(list) != 1 || list[0] == first || list[0].Spec.NodeName != "n1" {
+		t.Fatalf("List %v: want a copy of the value Get decoded", list)
 	}
-	if err := src.Sink.Update(informertest.Pod("a", "2")); err != nil {
-		t.Fatal(err)
+	if cached, _ := inf.Cached("default", "a"); cached.Metadata.Labels["app"] != "web" {
+		t.Fatal("a change to a Lister's value reached the cached object")
 	}
+	if n := decodes.Load(); n != 1 {
+		t.Fatalf("decoded %d times for two Gets and a List of one resourceVersion, want 1", n)
+	}
+	must(t, src.Sink.Update(withNode("2")))
 	for o, _ := inf.Get("default", "a"); o.Metadata.ResourceVersion != "2"; o, _ = inf.Get("default", "a") {
 		runtime.Gosched() // the informer applies the update on its own goroutine
 	}
 	after, err := pods.Get("default", "a")
-	if err != nil || after == first || after.Metadata.ResourceVersion != "2" {
-		t.Fatalf("after an update: %+v, %v; want a new value at rv 2", after, err)
+	if err != nil || after.Metadata.ResourceVersion != "2" || decodes.Load() != 2 {
+		t.Fatalf("after an update: %+v, %v, %d decodes; want a new value at rv 2, decoded once more", after, err, decodes.Load())
 	}
 }
 
@@ -64,7 +92,7 @@ func BenchmarkLister_Get(b *testing.B) {
 		b.Fatal(err)
 	}
 	inf.WaitForCacheSync(b.Context())
-	b.Run("memoised", func(b *testing.B) {
+	b.Run("decoded once, copied", func(b *testing.B) {
 		pods := informer.NewLister[podView](inf)
 		b.ReportAllocs()
 		for b.Loop() {

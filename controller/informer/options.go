@@ -2,9 +2,9 @@ package informer
 
 import (
 	"log/slog"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
 )
@@ -21,9 +21,6 @@ type Options struct {
 	// (client-go's metadatainformer, controller-runtime's OnlyMetadata). A Source
 	// of your own ignores it.
 	MetadataOnly bool
-	// ResyncPeriod is the resync of a handler added with AddHandler's resync 0
-	// (client-go's default resync); 0 means never.
-	ResyncPeriod time.Duration
 	// DeltaFIFO picks client-go's classic DeltaFIFO over the in-order FIFO (its
 	// RealFIFO, the only FIFO of client-go 1.36). The in-order FIFO is the default:
 	// the cache always stands at one resourceVersion, so a handler that reads
@@ -63,13 +60,6 @@ type Options struct {
 	// list (the cache keeps what it had). Objects arrive with managedFields
 	// already stripped unless the source was told to keep them.
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
-	// Sharded asks a controller.Manager that shards (ManagerOptions.Sharding)
-	// to cache only this replica's share of the resource, and gates the
-	// reconciles of every controller that watches it as its own objects (Watch
-	// with no mapping): the resource a controller reconciles. Its owned
-	// objects, found by name or owner, stay unsharded. New ignores it: a
-	// hand-built informer caches what its Source gives it.
-	Sharded bool
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
 	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,
@@ -88,6 +78,7 @@ type Options struct {
 	// Clock times resyncs, and the default Source's backoffs and watch timeouts;
 	// nil means the wall clock.
 	Clock apiclient.Clock
-	// Trace, when set, receives one line per step through fifo, store and handler.
-	Trace func(line string)
+	// Trace, when set, receives one Event per hop through fifo, store and
+	// handler (package trace).
+	Trace func(trace.Event)
 }

@@ -76,7 +76,7 @@ func TestInformer_a_relist_keeps_the_cached_object_it_held(t *testing.T) {
 		start()
 		must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "3"), pod("b", "5")}, "9"))
 		synctest.Wait()
-		cached, _ := inf.Get("default", "a")
+		cached, _ := inf.Cached("default", "a")
 		h := src.Sink.(listwatch.Holder)
 		if _, ok := h.Held(pod("b", "4")); ok {
 			t.Fatal("Held b at 4, but the cache has b at 5")
@@ -91,7 +91,7 @@ func TestInformer_a_relist_keeps_the_cached_object_it_held(t *testing.T) {
 		if transforms != 1 {
 			t.Fatalf("the relist transformed %d objects, want 1 (b, which changed)", transforms)
 		}
-		if now, _ := inf.Get("default", "a"); now != cached {
+		if now, _ := inf.Cached("default", "a"); now != cached {
 			t.Fatal("the relist replaced the cached a with another copy")
 		}
 	})

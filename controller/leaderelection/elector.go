@@ -76,7 +76,7 @@ func New(cfg Config) (*Elector, error) {
 	}
 	return &Elector{
 		cfg:    cfg,
-		leases: apiclient.NewTyped[Lease](cfg.Client.Resource(apiclient.Leases).Namespace(cfg.Namespace)),
+		leases: apiclient.NewTyped[Lease](cfg.Client).Namespace(cfg.Namespace),
 		clock:  cfg.Clock,
 		status: Status{Identity: cfg.Identity},
 	}, nil

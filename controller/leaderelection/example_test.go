@@ -34,7 +34,7 @@ func ExampleElector_Run() {
 		func() { fmt.Println("stopped leading") })
 	fmt.Println("Run:", err)
 
-	leases := apiclient.NewTyped[leaderelection.Lease](client.Resource(apiclient.Leases).Namespace("default"))
+	leases := apiclient.NewTyped[leaderelection.Lease](client).Namespace("default")
 	l, _ := leases.Get(context.Background(), "kubewire")
 	fmt.Printf("holder=%q leaseDurationSeconds=%d leaseTransitions=%d\n",
 		l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds, l.Spec.LeaseTransitions)

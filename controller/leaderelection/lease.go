@@ -20,6 +20,12 @@ type Lease struct {
 	Spec     LeaseSpec            `json:"spec"`
 }
 
+// Resource is coordination.k8s.io/v1 leases: a Lease is an apiclient.TypedObject.
+func (*Lease) Resource() apiclient.Resource { return apiclient.Leases }
+
+// GetObjectMeta returns the Lease's metadata.
+func (l *Lease) GetObjectMeta() *apiclient.ObjectMeta { return &l.Metadata }
+
 // LeaseSpec is what a Lease says about its holder. The election reads holder,
 // duration and transitions; the two times are for people (kubectl get lease -o
 // yaml) and are not trusted by other replicas, whose clocks may disagree.

@@ -44,7 +44,7 @@ func newLeaseServer(t testing.TB) *leaseServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &leaseServer{srv: srv, base: base, leases: apiclient.NewTyped[leaderelection.Lease](own.Resource(apiclient.Leases).Namespace(ns))}
+	return &leaseServer{srv: srv, base: base, leases: apiclient.NewTyped[leaderelection.Lease](own).Namespace(ns)}
 }
 
 // Client returns a client whose requests go through s, with clock for its waits

@@ -24,7 +24,7 @@
 // # The whole move
 //
 //	var m *controller.Manager // the Hub reads its Pipeline once a page is open
-//	hub := live.New(live.Options{Command: "run", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
+//	hub := live.New(live.Options{Command: "run", Pipeline: func() pipeline.Snapshot { return m.Pipeline() }})
 //	m, _ = controller.NewManager(client, controller.ManagerOptions{Trace: hub.Trace})
 //	ln, err := live.Listen("127.0.0.1:8080") // fails now, not halfway through
 //	go hub.Serve(ctx, ln)                    // until ctx ends
@@ -34,7 +34,7 @@
 //
 // The HTTP API (server.go), which the page's script (web/app.js) reads:
 //
-//	GET  /api/snapshot       the counts: Snapshot (controller.Pipeline and the latest keys)
+//	GET  /api/snapshot       the counts: Snapshot (pipeline.Snapshot and the latest keys)
 //	GET  /api/events         Server-Sent Events: "snapshot" when the counts change (at
 //	                         most 4 a second), "hop" for each hop of ?follow=NAMESPACE/NAME,
 //	                         "step" in step mode
@@ -59,15 +59,25 @@
 //     allocation beyond the line. The counts are read only for an open page, at
 //     most 4 times a second. Measured in README: side-by-side sync with --ui and
 //     no page open.
-//   - Memory is bounded: 8,192 hops remembered, 32 pages at once, 1,024 hops
-//     waiting per page (a page that falls behind misses hops; the pipeline never
-//     waits for a page — except in step mode, where waiting is the point).
+//   - Memory is bounded: 8,192 hops remembered, 32 pages at once (the 33rd
+//     replaces the oldest), 1,024 hops waiting per page (a page that falls
+//     behind misses hops; the pipeline never waits for a page — except in step
+//     mode, where waiting is the point), 64 connections open (the next are
+//     closed as they come), an idle one closed after 30 s, a stream whose
+//     reader takes nothing for 10 s dropped (guard.go).
 //   - Step mode stops the whole pipeline at each hop, one hop at a time, until
 //     POST /api/step; stopping the command (Ctrl-C) or closing the Hub lets every
 //     waiting hop go on, so a stop never hangs on a page nobody clicks.
-//   - The page is served only on the address asked for; an address without a
-//     host (":8080") is loopback. It shows names, counts, resourceVersions and
-//     trace lines, which carry no object contents, tokens or Secret data. Its
+//   - The page belongs to the person who opened it. It is served only on the
+//     address asked for; an address without a host (":8080") is loopback (the
+//     rule of --metrics-addr too), and the command warns about any other. It
+//     answers only requests whose Host is that address (or a loopback name,
+//     for a loopback bind), so another website cannot rebind its DNS name to
+//     read it, and takes a step only from its own Origin (guard.go). It shows
+//     names, counts, resourceVersions, trace lines and errors, which carry no
+//     object contents, tokens or Secret data, and nothing from the credential
+//     path (an exec plugin's output, token files, kubeconfig paths:
+//     kubeconfig.Error's message holds none of them). Its
 //     script puts every string on the page with textContent, and the
 //     Content-Security-Policy lets it load nothing from elsewhere: it works with
 //     no network, and nothing on it runs what a server sent.

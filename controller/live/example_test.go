@@ -4,30 +4,34 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"time"
 
 	"github.com/kubewire/kubewire/controller/live"
+	"github.com/kubewire/kubewire/controller/trace"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
-// Follow a pod through the pipeline: the Hub is given the trace lines the
-// stages write (ManagerOptions.Trace), and tells a page the path of one object,
-// each hop with the file that does it. These lines are a part of `kubewire
-// demo`'s trace: pod demo/web-2 becomes Running, which makes the podrestart
+// Follow a pod through the pipeline: the Hub is given the hops the stages emit
+// (ManagerOptions.Trace: hub.Trace), and tells a page the path of one object,
+// each hop with the file that does it. These hops are a part of `kubewire
+// demo`'s: pod demo/web-2 becomes Running, which makes the podrestart
 // controller restart deployment demo/tools.
 func Example() {
 	hub := live.New(live.Options{Command: "demo"})
 	defer hub.Close()
-	for _, line := range []string{
-		"listwatch UPDATE demo/web-2 rv=7",
-		"fifo pop Updated demo/web-2 rv=7",
-		"store update demo/web-2 rv=7 size=2",
-		"handler update demo/web-2 to=podrestart backlog=1",
-		"listwatch UPDATE demo/web-1 rv=8", // another pod: not on the path
-		"queue add demo/tools depth=1 from=demo/web-2",
-		"controller reconcile demo/tools start",
-		"apiclient PATCH deployments demo/tools 200 1ms",
-		"controller reconcile demo/tools ok 1ms",
+	for _, e := range []trace.Event{
+		{Stage: trace.Reflector, Verb: "UPDATE", Key: "demo/web-2", Step: listwatch.Step{Op: listwatch.OpUpdate, Key: "demo/web-2", ResourceVersion: "7"}},
+		{Stage: trace.FIFO, Verb: "pop", Delta: "Updated", Key: "demo/web-2", ResourceVersion: "7"},
+		{Stage: trace.Store, Verb: "update", Key: "demo/web-2", ResourceVersion: "7", Size: 2},
+		{Stage: trace.Handler, Verb: "update", Key: "demo/web-2", To: "podrestart", Size: 1},
+		{Stage: trace.Reflector, Verb: "UPDATE", Key: "demo/web-1", Step: listwatch.Step{Op: listwatch.OpUpdate, Key: "demo/web-1", ResourceVersion: "8"}}, // another pod: not on the path
+		{Stage: trace.Queue, Verb: "add", Key: "demo/tools", Size: 1, From: "demo/web-2"},
+		{Stage: trace.Controller, Verb: "reconcile", Key: "demo/tools", Outcome: "start"},
+		{Stage: trace.Client, Verb: "PATCH", Resource: "deployments", Key: "demo/tools", Outcome: "sent"},
+		{Stage: trace.Client, Verb: "PATCH", Resource: "deployments", Key: "demo/tools", Outcome: "answered", Code: 200, Took: time.Millisecond},
+		{Stage: trace.Controller, Verb: "reconcile", Key: "demo/tools", Outcome: "ok", Took: time.Millisecond},
 	} {
-		hub.Trace(line)
+		hub.Trace(e)
 	}
 
 	page := httptest.NewRecorder() // what GET /api/follow answers a page
@@ -48,5 +52,6 @@ func Example() {
 	// 6 queue      demo/tools controller/watch.go
 	// 7 controller demo/tools controller/controller.go
 	// 8 apiclient  demo/tools apiclient/request.go
-	// 9 controller demo/tools controller/controller.go
+	// 9 apiclient  demo/tools apiclient/request.go
+	// 10 controller demo/tools controller/controller.go
 }

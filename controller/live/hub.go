@@ -1,11 +1,12 @@
 package live
 
 import (
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
+	"github.com/kubewire/kubewire/controller/trace"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // keep is how many hops a Hub remembers: enough for a page opened after the
@@ -18,7 +19,7 @@ type Options struct {
 	// Command names what runs: "demo", "run" or "sync" (shown on the page).
 	Command string
 	// Pipeline reads every stage's state; Manager.Pipeline.
-	Pipeline func() controller.Pipeline
+	Pipeline func() pipeline.Snapshot
 	// Step makes Trace wait, at every hop, until the page asks for the next one
 	// (POST /api/step) or the Hub is closed.
 	Step bool
@@ -36,10 +37,10 @@ type Hub struct {
 	start time.Time
 
 	mu        sync.Mutex
-	ring      [keep]Hop // ring[(seq-1)%keep] is hop seq; only Seq, Time and Line until read
+	ring      [keep]slot // ring[(seq-1)%keep] is hop seq
 	seq       uint64
-	read      uint64 // hops 1…read have been parsed (readLocked)
-	streaming bool   // the last WATCH asked for a streaming list: its ITEMs are watchlist.go's
+	read      uint64          // hops 1…read have been made from their Events (readLocked)
+	streaming map[string]bool // per informer: its last WATCH asked for a streaming list, so its ITEMs are watchlist.go's
 	pages     map[*page]struct{}
 	paused    *Hop // step mode: the hop Trace is waiting at
 	done      bool // the story is over (Finish)
@@ -51,13 +52,19 @@ type Hub struct {
 
 // New returns a Hub; call Close when done with it.
 func New(opts Options) *Hub {
-	return &Hub{opts: opts, start: time.Now(), pages: map[*page]struct{}{}, advance: make(chan struct{}), closed: make(chan struct{})}
+	return &Hub{opts: opts, start: time.Now(), streaming: map[string]bool{}, pages: map[*page]struct{}{}, advance: make(chan struct{}), closed: make(chan struct{})}
 }
 
-// Trace takes one trace line: give it to ManagerOptions.Trace (and to the
-// controllers' and informers' Options through it). In step mode it returns only
-// when the page has asked for the next hop, or the Hub was closed.
-func (h *Hub) Trace(line string) {
+// slot is one hop in the ring: the Event as it came, until a page reads it,
+// then the Hop made of it.
+type slot struct {
+	event trace.Event
+	hop   Hop // Seq and Time from the start; the rest once read
+}
+
+// Trace takes one Event: give it to ManagerOptions.Trace. In step mode it
+// returns only when the page has asked for the next hop, or the Hub was closed.
+func (h *Hub) Trace(e trace.Event) {
 	if h.opts.Step {
 		h.stepMu.Lock()
 		defer h.stepMu.Unlock()
@@ -65,13 +72,12 @@ func (h *Hub) Trace(line string) {
 	now := time.Now()
 	h.mu.Lock()
 	h.seq++
-	hop := Hop{Seq: h.seq, Time: now, Line: line}
-	h.ring[(h.seq-1)%keep] = hop
+	h.ring[(h.seq-1)%keep] = slot{event: e, hop: Hop{Seq: h.seq, Time: now}}
 	if len(h.pages) == 0 && !h.opts.Step {
 		h.mu.Unlock()
 		return
 	}
-	hop = h.readLocked(h.seq)
+	hop := h.readLocked(h.seq)
 	for p := range h.pages {
 		p.offer(hop)
 	}
@@ -150,38 +156,33 @@ func (h *Hub) broadcastStepLocked() {
 	}
 }
 
-// readLocked returns hop seq from the ring, parsed and explained. Hops are read
-// in the order they came (each once; the ring keeps the result): how an ITEM is
-// explained depends on the WATCH or LIST before it.
+// readLocked returns hop seq from the ring, made from its Event and explained.
+// Hops are read in the order they came (each once; the ring keeps the result):
+// how an ITEM is explained depends on its informer's WATCH or LIST before it.
 func (h *Hub) readLocked(seq uint64) Hop {
 	if h.read+keep < h.seq {
 		h.read = h.seq - keep // those left the ring unread
 	}
 	for ; h.read < seq; h.read++ {
-		slot := &h.ring[h.read%keep]
-		hop := parse(slot.Line)
-		hop.Seq, hop.Time = slot.Seq, slot.Time
-		hop.MS = float64(slot.Time.Sub(h.start).Microseconds()) / 1000
-		h.explainFiles(&hop)
-		*slot = hop
+		s := &h.ring[h.read%keep]
+		hop := hopOf(s.event)
+		hop.Seq, hop.Time = s.hop.Seq, s.hop.Time
+		hop.MS = float64(s.hop.Time.Sub(h.start).Microseconds()) / 1000
+		h.explainFiles(s.event, &hop)
+		s.hop, s.event = hop, trace.Event{} // the Event is not needed again
 	}
-	return h.ring[(seq-1)%keep]
+	return h.ring[(seq-1)%keep].hop
 }
 
-// explainFiles adjusts what parse cannot know from one line: which FIFO pops,
-// and whether an ITEM belongs to a streaming list. (The trace does not name the
-// informer: with several listing at once, an ITEM may be explained with the
-// other's kind of list.)
-func (h *Hub) explainFiles(hop *Hop) {
+// explainFiles adjusts what one hop cannot tell: which FIFO pops, and whether
+// an ITEM belongs to its informer's streaming list.
+func (h *Hub) explainFiles(e trace.Event, hop *Hop) {
 	switch {
-	case hop.Stage == "listwatch" && hop.Verb == "WATCH":
-		h.streaming = strings.Contains(hop.Line, "sendInitialEvents")
-		if h.streaming {
-			hop.What, hop.File = "The Reflector opens a watch that starts with every object (a streaming list, sendInitialEvents), then goes on with the changes.", "listwatch/watchlist.go"
-		}
-	case hop.Stage == "listwatch" && hop.Verb == "LIST":
-		h.streaming = false
-	case hop.Stage == "listwatch" && hop.Verb == "ITEM" && h.streaming:
+	case e.Stage == trace.Reflector && e.Step.Op == listwatch.OpWatch:
+		h.streaming[e.Informer] = e.Step.Initial
+	case e.Stage == trace.Reflector && e.Step.Op == listwatch.OpList:
+		h.streaming[e.Informer] = false
+	case e.Stage == trace.Reflector && e.Step.Op == listwatch.OpItem && h.streaming[e.Informer]:
 		hop.What, hop.File = "One object of the streaming list arrives as an ADDED event; the Reflector collects it until the initial-events-end bookmark.", "listwatch/watchlist.go"
 	case hop.File == "fifo/inorder.go" && h.opts.DeltaFIFO:
 		hop.What, hop.File = "Pop hands the informer every delta of one key, oldest first.", "fifo/deltafifo.go"

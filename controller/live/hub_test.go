@@ -4,25 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/controller/live"
 )
-
-// demoTrace is `kubewire demo`'s trace (testdata/demo.trace, durations
-// replaced by 1ms): the story of pod demo/web-2, created Pending, made Running,
-// which makes the podrestart controller restart deployment demo/tools, then
-// deleted.
-func demoTrace(t *testing.T) []string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/demo.trace")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSpace(string(b)), "\n")
-}
 
 func newHub(t *testing.T, opts live.Options) (*live.Hub, *httptest.Server) {
 	t.Helper()
@@ -53,8 +39,8 @@ func follow(t *testing.T, ts *httptest.Server, key string) path {
 
 func TestHub_follows_a_pod_to_the_reconcile_its_change_caused(t *testing.T) {
 	h, ts := newHub(t, live.Options{Command: "demo"})
-	for _, line := range demoTrace(t) {
-		h.Trace(line)
+	for _, e := range live.DemoEvents() {
+		h.Trace(e)
 	}
 	var got []string
 	for _, hop := range follow(t, ts, "demo/web-2").Hops {
@@ -63,12 +49,14 @@ func TestHub_follows_a_pod_to_the_reconcile_its_change_caused(t *testing.T) {
 	want := []string{
 		"listwatch ADD demo/web-2", "fifo pop demo/web-2", "store add demo/web-2",
 		"handler add demo/web-2", "handler add demo/web-2",
-		"apiclient PATCH demo/web-2", // the story's PATCH pods/status: the pod is Running
-		"listwatch UPDATE demo/web-2", "fifo pop demo/web-2", "store update demo/web-2",
+		"apiclient PATCH demo/web-2",  // the story's PATCH pods/status, sent: the pod is Running
+		"listwatch UPDATE demo/web-2", // the event it causes comes after it,
+		"apiclient PATCH demo/web-2",  // and so may the answer
+		"fifo pop demo/web-2", "store update demo/web-2",
 		"handler update demo/web-2", "handler update demo/web-2",
-		"queue add demo/tools", "controller reconcile demo/tools", "apiclient PATCH demo/tools", "controller reconcile demo/tools",
-		"listwatch DELETE demo/web-2", "fifo pop demo/web-2", "store delete demo/web-2",
-		"handler delete demo/web-2", "handler delete demo/web-2", "apiclient DELETE demo/web-2",
+		"queue add demo/tools", "controller reconcile demo/tools", "apiclient PATCH demo/tools", "apiclient PATCH demo/tools", "controller reconcile demo/tools",
+		"apiclient DELETE demo/web-2", "listwatch DELETE demo/web-2", "apiclient DELETE demo/web-2", "fifo pop demo/web-2", "store delete demo/web-2",
+		"handler delete demo/web-2", "handler delete demo/web-2",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Fatalf("path of demo/web-2:\n%s\nwant:\n%s", g, w)

@@ -4,9 +4,11 @@ package live
 // waiting to be sent to it. The Hub offers it hops and steps under its lock; the
 // page's own goroutine (serveEvents) sends them.
 type page struct {
-	follow *follower // nil: the page follows nothing, and gets no hops
-	hops   chan Hop  // buffered; a page that falls behind loses hops, never the pipeline time
-	steps  chan Step // buffered(1): only the latest step matters
+	follow *follower     // nil: the page follows nothing, and gets no hops
+	hops   chan Hop      // buffered; a page that falls behind loses hops, never the pipeline time
+	steps  chan Step     // buffered(1): only the latest step matters
+	opened uint64        // the order it opened in (serveEvents)
+	gone   chan struct{} // closed, under the Hub's lock, when a newer page replaced it
 }
 
 // pageHops is how many hops wait for a slow page before the next are dropped.

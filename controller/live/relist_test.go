@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
@@ -59,12 +60,12 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m *controller.Manager
-	hub, page := newHub(t, live.Options{Command: "test", Pipeline: func() controller.Pipeline { return m.Pipeline() }})
-	m, err = controller.NewManager(c, controller.ManagerOptions{Trace: hub.Trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	hub, page := newHub(t, live.Options{Command: "test", Pipeline: func() pipeline.Snapshot { return m.Pipeline() }})
+	m, err = controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Trace: hub.Trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: "demo"})
+	inf := m.Informer(apiclient.Pods)
 	gotB := make(chan struct{})
 	inf.AddHandler("test", informer.HandlerFuncs{AddFunc: func(o *apiclient.Object, _ bool) {
 		if o.Metadata.Name == "b" {

@@ -10,24 +10,26 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
-	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/pipeline"
 )
 
 //go:embed web
 var web embed.FS
 
 // Snapshot is what /api/snapshot answers and each "snapshot" event carries: the
-// pipeline's counts (controller.Pipeline) and what the page shows besides.
+// pipeline's counts (pipeline.Snapshot) and what the page shows besides.
 type Snapshot struct {
-	Command             string    `json:"command"`
-	Step                bool      `json:"step"`
-	Time                time.Time `json:"time"`
-	UptimeSeconds       float64   `json:"uptimeSeconds"`
-	Hops                uint64    `json:"hops"`
-	controller.Pipeline           // leader, informers, controllers
-	Recent              []string  `json:"recent"` // keys of the latest hops, newest first
+	Command           string    `json:"command"`
+	Step              bool      `json:"step"`
+	Time              time.Time `json:"time"`
+	UptimeSeconds     float64   `json:"uptimeSeconds"`
+	Hops              uint64    `json:"hops"`
+	pipeline.Snapshot           // leader, informers, controllers
+	Recent            []string  `json:"recent"` // keys of the latest hops, newest first
 }
 
 // snapshotEvery is how often an open page is sent the counts, when they changed:
@@ -36,7 +38,12 @@ type Snapshot struct {
 const snapshotEvery = 250 * time.Millisecond
 
 // maxPages bounds the open event streams: each holds a goroutine and a buffer.
+// Past it, a new page replaces the oldest stream (guard.go says why).
 const maxPages = 32
+
+// pagesOpened numbers the event streams in the order they opened, so that the
+// oldest can be told.
+var pagesOpened atomic.Uint64
 
 // Handler serves the page and its API:
 //
@@ -45,6 +52,9 @@ const maxPages = 32
 //	GET  /api/events        Server-Sent Events: snapshot, hop (with ?follow=KEY), step
 //	GET  /api/follow?key=K  {"key": K, "hops": [...]}: K's remembered path
 //	POST /api/step          step mode: let the paused hop go on (409 if none is paused)
+//
+// It checks nothing about who asks: Serve puts it behind the Host and Origin
+// checks and the connection bounds (guard.go). Serve the page with Serve.
 func (h *Hub) Handler() http.Handler {
 	static, _ := fs.Sub(web, "web") // the directory is embedded: Sub cannot fail
 	mux := http.NewServeMux()
@@ -91,7 +101,7 @@ func (h *Hub) snapshot() Snapshot {
 	s := Snapshot{Command: h.opts.Command, Step: h.opts.Step, Time: time.Now().UTC(), Hops: h.hops(), Recent: h.recent(20)}
 	s.UptimeSeconds = s.Time.Sub(h.start).Seconds()
 	if h.opts.Pipeline != nil {
-		s.Pipeline = h.opts.Pipeline()
+		s.Snapshot = h.opts.Pipeline()
 	}
 	return s
 }
@@ -102,17 +112,31 @@ func (h *Hub) snapshot() Snapshot {
 // the counts when they changed (at most every snapshotEvery), each hop on the
 // path, each step.
 func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	// Each batch of writes must be taken by the reader within writeTimeout: a
+	// stream nobody reads ends there, rather than hold its place for ever.
+	rc := http.NewResponseController(w)
+	flush := func() error {
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // the next batch's
+		return rc.Flush()
+	}
 	p := newPage(r.URL.Query().Get("follow"))
+	p.opened, p.gone = pagesOpened.Add(1), make(chan struct{})
 	h.mu.Lock()
 	if len(h.pages) >= maxPages {
-		h.mu.Unlock()
-		http.Error(w, fmt.Sprintf("more than %d pages open", maxPages), http.StatusServiceUnavailable)
-		return
+		// The newest page is the one somebody just opened: it replaces the
+		// oldest stream, which may be one that never reads.
+		var oldest *page
+		for q := range h.pages {
+			if oldest == nil || q.opened < oldest.opened {
+				oldest = q
+			}
+		}
+		delete(h.pages, oldest)
+		close(oldest.gone)
 	}
 	var past []Hop
 	if p.follow != nil {
@@ -128,6 +152,7 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	w.Header().Set("Content-Type", "text/event-stream")
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	w.WriteHeader(http.StatusOK)
 	var last []byte // the counts last sent, without their time
 	sendSnapshot := func() error {
@@ -148,7 +173,7 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if h.opts.Step {
 		err = errors.Join(err, send(w, "step", step))
 	}
-	flusher.Flush()
+	err = errors.Join(err, flush())
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
 	for err == nil {
@@ -157,6 +182,8 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-h.closed:
 			return
+		case <-p.gone:
+			return // replaced by a newer page
 		case hop := <-p.hops:
 			err = send(w, "hop", hop)
 		case s := <-p.steps:
@@ -164,7 +191,7 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-tick.C:
 			err = sendSnapshot()
 		}
-		flusher.Flush()
+		err = errors.Join(err, flush())
 	}
 }
 
@@ -184,18 +211,12 @@ func writeJSON(w http.ResponseWriter, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// Listen opens addr for the page. An address without a host (":8080") is taken
-// as loopback: the page is for the person at this machine unless they name
-// another interface.
+// Listen opens addr for the page, by the rule --metrics-addr follows too
+// (metrics.Listen): an address without a host (":8080") is loopback, the page
+// being for the person at this machine unless they name another interface
+// ("0.0.0.0:8080").
 func Listen(addr string) (net.Listener, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--ui %q: %w", addr, err)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	ln, err := metrics.Listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("--ui %q: %w", addr, err)
 	}
@@ -203,9 +224,16 @@ func Listen(addr string) (net.Listener, error) {
 }
 
 // Serve serves the page on ln until ctx ends, then closes the Hub (a paused
-// step goes on), ends the open streams and returns.
+// step goes on), ends the open streams and returns. It answers only requests
+// addressed to ln's address, takes state changes only from the page's own
+// origin, and bounds its connections (guard.go).
 func (h *Hub) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           guard(ln.Addr(), h.Handler()),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       idleTimeout,
+	}
+	ln = limit(ln, maxConns)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }() // owned here: Close below ends it
 	select {

@@ -10,8 +10,37 @@ import (
 )
 
 // DefaultAddr is where Server listens when Addr is empty: controller-runtime's
-// default metrics port, on every interface, so a Prometheus in the cluster reaches it.
+// default metrics port, on loopback (Listen's rule).
 const DefaultAddr = ":8080"
+
+// Listen opens addr by the one rule kubewire's HTTP servers follow, this one
+// (--metrics-addr) and the live page (--ui) alike: an address without a host
+// (":8080") is loopback, 127.0.0.1, so that nothing is served to the network
+// unless asked for; to serve on every interface, say so ("0.0.0.0:8080",
+// "[::]:8080"), as a Pod whose Prometheus and kubelet probes come from
+// outside must; a named host or address is that one.
+//
+// controller-runtime's metrics server takes ":8080" as every interface, as
+// net.Listen does; kubewire chose loopback because the same rule also opens
+// the live page, which must not reach the network by accident, and one rule
+// for both is one less surprise.
+func Listen(addr string) (net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.Listen("tcp", net.JoinHostPort(host, port))
+}
+
+// Loopback reports whether addr (a listener's) is on a loopback interface
+// alone: 127.0.0.0/8 or ::1. 0.0.0.0 and :: are every interface, not loopback.
+func Loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
 
 // Server is the process's one HTTP listener for /healthz, /readyz and /metrics
 // (see Handler).
@@ -20,8 +49,9 @@ const DefaultAddr = ":8080"
 // fields before Run; a Server runs once at a time. Its handler is safe for
 // concurrent use.
 type Server struct {
-	// Addr is the listen address, "host:port"; ":0" picks a free port (use Serve
-	// with your own listener to learn which).
+	// Addr is the listen address, "host:port", opened by Listen (":8080" is
+	// loopback, "0.0.0.0:8080" every interface); ":0" picks a free port (use
+	// Serve with your own listener, from Listen, to learn which).
 	Addr string
 	// Registry is what /metrics renders.
 	Registry *Registry
@@ -32,7 +62,7 @@ type Server struct {
 	ShutdownTimeout time.Duration
 }
 
-// Run listens on Addr and serves until ctx is done, then shuts down: it stops
+// Run listens on Addr (by Listen's rule: ":8080" is loopback) and serves until ctx is done, then shuts down: it stops
 // accepting, lets requests in flight finish (for at most ShutdownTimeout) and
 // returns nil. It returns an error at once when it cannot listen (the port is
 // taken), or if the server fails.
@@ -41,7 +71,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if addr == "" {
 		addr = DefaultAddr
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := Listen(addr)
 	if err != nil {
 		return fmt.Errorf("metrics server: %w", err)
 	}
@@ -53,9 +83,11 @@ func (s *Server) Run(ctx context.Context) error {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler: Handler(s.Registry, s.Ready),
-		// A client that opens a connection and never finishes its headers would
-		// otherwise hold a goroutine forever.
+		// A client that opens a connection and never finishes its headers, or
+		// keeps one open and idle, would otherwise hold a goroutine (and ~35 KB)
+		// forever; a scraper comes back every few seconds.
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       time.Minute,
 	}
 	// The goroutine below is owned by Serve: it ends when srv.Serve returns, which
 	// Shutdown (or a listener failure) causes, and Serve waits for it either way.

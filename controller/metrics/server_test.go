@@ -5,8 +5,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/controller/metrics"
 )
@@ -108,5 +110,63 @@ func TestServer_Run_fails_at_once_when_it_cannot_listen(t *testing.T) {
 	err := srv.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "metrics server") || !strings.Contains(err.Error(), "address already in use") {
 		t.Fatalf("Run on a taken port = %v, want an address-in-use error", err)
+	}
+}
+
+// Issue 29: `--metrics-addr :P` bound every interface while `--ui :P` bound
+// loopback. One rule now (Listen): an address without a host is loopback, and
+// every interface must be asked for. A Server on ":P" cannot be reached on
+// this machine's other addresses.
+func TestServer_an_address_without_a_host_is_loopback(t *testing.T) {
+	ln, err := metrics.Listen(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	if !metrics.Loopback(ln.Addr()) {
+		t.Errorf("Listen(\":0\") listened on %v, want loopback", ln.Addr())
+	}
+	if all, err := metrics.Listen("0.0.0.0:0"); err != nil || metrics.Loopback(all.Addr()) {
+		t.Errorf("Listen(\"0.0.0.0:0\") = %v, %v; want every interface", all.Addr(), err)
+	} else {
+		all.Close()
+	}
+
+	var other net.IP // an address of this machine that is not loopback
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			other = n.IP
+			break
+		}
+	}
+	if other == nil {
+		t.Skip("this machine has no address but loopback")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := &metrics.Server{Addr: ":" + port}
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	// Wait until it serves on loopback, then try the other address.
+	deadline := time.Now().Add(time.Minute) // a watchdog: Run neither served nor failed
+	for served := false; !served; runtime.Gosched() {
+		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
+			c.Close()
+			served = true
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Run: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Run has not served on loopback in a minute")
+		}
+	}
+	if c, err := net.Dial("tcp", net.JoinHostPort(other.String(), port)); err == nil {
+		c.Close()
+		t.Fatalf("Server{Addr: %q} answers on %s: it serves every interface", ":"+port, other)
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/podrestart"
 )
 
@@ -33,12 +33,14 @@ func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.
 	}
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: quiet})
+	// A fake clock, so that restartedAt is known: it stands at 2026-01-01.
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet, Clock: apitest.NewClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	podrestart.Setup(m, podrestart.Options{Namespace: ns, Log: quiet, Now: func() time.Time { return at }})
+	if _, err := podrestart.Setup(m, podrestart.Options{}); err != nil {
+		t.Fatal(err)
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- m.Run(runCtx) }()
@@ -51,7 +53,7 @@ func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.
 	}
 	defer w.Close()
 	// The pod must have been seen Pending first: wait until the controller's cache has it.
-	inf := m.Informer(apiclient.Pods, informer.Options{Namespace: ns, LabelSelector: "app=nginx"})
+	inf := m.Informer(apiclient.Pods, controller.WithLabels("app=nginx"))
 	if !inf.WaitForCacheSync(ctx) {
 		t.Fatal("never synced")
 	}
@@ -64,7 +66,7 @@ func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.
 			t.Fatalf("waiting for the restart: %v", err)
 		}
 		if got, _ := ev.Object.FieldString("spec", "template", "metadata", "annotations", "kubectl.kubernetes.io/restartedAt"); got != "" {
-			if got != "2026-11-22T12:00:00Z" {
+			if got != "2026-01-01T00:00:00Z" {
 				t.Fatalf("restartedAt = %q", got)
 			}
 			return

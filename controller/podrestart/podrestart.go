@@ -14,54 +14,56 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 )
 
-// Options say what to watch and what to restart.
+// Options say what to watch and what to restart; where (the namespace) is the
+// Manager's.
 type Options struct {
-	Namespace     string // where the pods and the deployment are
 	LabelSelector string // which pods; default "app=nginx"
 	Deployment    string // which deployment to restart; default "tools"
 	Workers       int
-	Now           func() time.Time // the restartedAt timestamp; nil means time.Now
-	Log           *slog.Logger
-	Trace         func(string)
 }
 
 // Restarter is the Reconciler; it also carries the transitions handler.
 type Restarter struct {
 	opts   Options
 	client *apiclient.Client
+	clock  controller.Clock // the restartedAt timestamp
+	log    *slog.Logger
 
 	mu      sync.Mutex
 	pending map[string]string   // pod UID → "namespace/name", for pods first seen Pending
 	owed    map[string][]string // deployment request → pods that became Running
 }
 
-// Setup builds the controller on m: a pods informer in opts.Namespace with the
-// selector, the transitions handler, and the Reconciler.
-func Setup(m *controller.Manager, opts Options) (*controller.Controller, *Restarter) {
+// Setup builds the controller on m. It reconciles the deployment: a cache of
+// that one object, whose first list reconciles it once (with nothing owed, a
+// no-op), and whose changes — this controller's own restarts among them — are
+// no reason to restart it (noUpdates). What does restart it is a pod's
+// transition, which the handler on the pods with the selector turns into the
+// deployment's Request.
+func Setup(m *controller.Manager, opts Options) (*Restarter, error) {
 	if opts.LabelSelector == "" {
 		opts.LabelSelector = "app=nginx"
 	}
 	if opts.Deployment == "" {
 		opts.Deployment = "tools"
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Log == nil {
-		opts.Log = slog.Default()
-	}
-	r := &Restarter{opts: opts, client: m.Client(), pending: map[string]string{}, owed: map[string][]string{}}
-	ctrl := controller.New("podrestart", r, controller.Options{Workers: opts.Workers, Log: opts.Log, Trace: opts.Trace})
-	pods := m.Informer(apiclient.Pods, informer.Options{Namespace: opts.Namespace, LabelSelector: opts.LabelSelector})
-	ctrl.WatchWith(pods, r.handler)
-	m.Add(ctrl)
-	return ctrl, r
+	r := &Restarter{opts: opts, client: m.Client(), clock: m.Clock(), log: m.Log(), pending: map[string]string{}, owed: map[string][]string{}}
+	_, err := controller.New(m, "podrestart", controller.Options{Workers: opts.Workers}).
+		For(apiclient.Deployments, controller.WithFields("metadata.name="+opts.Deployment), controller.WithPredicates(noUpdates)).
+		WatchesWith(apiclient.Pods, r.handler, controller.WithLabels(opts.LabelSelector)).
+		Complete(r)
+	return r, err
 }
+
+// noUpdates lets no update of the deployment through.
+func noUpdates(_, _ *apiclient.Object) bool { return false }
 
 // handler notes, per pod, whether it was first seen Pending, and enqueues the
 // deployment when such a pod is Running.
 func (r *Restarter) handler(enqueue func(controller.Request)) informer.Handler {
-	deployment := controller.Request{Namespace: r.opts.Namespace, Name: r.opts.Deployment}
+	deployment := func(pod *apiclient.Object) controller.Request {
+		return controller.Request{Namespace: pod.Metadata.Namespace, Name: r.opts.Deployment}
+	}
 	return informer.HandlerFuncs{
 		AddFunc: func(pod *apiclient.Object, _ bool) {
 			if phase(pod) == "Pending" {
@@ -76,13 +78,14 @@ func (r *Restarter) handler(enqueue func(controller.Request)) informer.Handler {
 			}
 			r.mu.Lock()
 			_, wasPending := r.pending[pod.Metadata.UID]
+			d := deployment(pod)
 			if wasPending {
 				delete(r.pending, pod.Metadata.UID)
-				r.owed[deployment.String()] = append(r.owed[deployment.String()], pod.Key())
+				r.owed[d.String()] = append(r.owed[d.String()], pod.Key())
 			}
 			r.mu.Unlock()
 			if wasPending {
-				enqueue(deployment)
+				enqueue(d)
 			}
 		},
 		DeleteFunc: func(pod *apiclient.Object, _ bool) {
@@ -103,7 +106,7 @@ func (r *Restarter) Reconcile(ctx context.Context, req controller.Request) (cont
 		return controller.Result{}, nil
 	}
 	sort.Strings(pods)
-	at := r.opts.Now().UTC().Format(time.RFC3339)
+	at := r.clock.Now().UTC().Format(time.RFC3339)
 	patch := fmt.Sprintf(`{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":%q}}}}}`, at)
 	_, err := r.client.Resource(apiclient.Deployments).Namespace(req.Namespace).Patch(ctx, req.Name,
 		apiclient.StrategicMergePatch, []byte(patch), apiclient.WriteOptions{FieldManager: "kubewire"})
@@ -117,7 +120,7 @@ func (r *Restarter) Reconcile(ctx context.Context, req controller.Request) (cont
 		r.mu.Unlock()
 		return controller.Result{}, err
 	}
-	r.opts.Log.Info("restarted deployment", "deployment", req.String(), "restartedAt", at, "because", strings.Join(pods, ",")+" became Running")
+	r.log.Info("restarted deployment", "deployment", req.String(), "restartedAt", at, "because", strings.Join(pods, ",")+" became Running")
 	return controller.Result{}, nil
 }
 

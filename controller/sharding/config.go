@@ -24,7 +24,8 @@ type Config struct {
 	// kubewire.io/shard-group=<Name>.
 	Namespace, Name string
 	// Identity is this replica's name among the members; it must differ from
-	// every other replica's. "" means leaderelection.DefaultIdentity().
+	// every other replica's (two replicas given one serve one at a time: the
+	// second waits, self.go). "" means leaderelection.DefaultIdentity().
 	Identity string
 	// Key is what objects are sharded by: ByUID (the default) or ByNamespace.
 	Key Key
@@ -32,12 +33,14 @@ type Config struct {
 	// its defaults (15 s, 10 s, 2 s) and its rule LeaseDuration > RenewDeadline >
 	// RetryPeriod·1.2: a member whose Lease has not been renewed for
 	// RenewDeadline admits no new reconcile, and the others take its ranges only
-	// after they have seen its Lease unchanged for LeaseDuration.
+	// after they have seen its Lease unchanged for LeaseDuration. The duration
+	// another member's Lease says is honoured up to twice this LeaseDuration.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// Clock is the time source; nil means the wall clock.
 	Clock apiclient.Clock
-	// Logger receives membership changes and hand-overs at Info, failed Lease
-	// requests at Warn; nil logs nothing.
+	// Logger receives membership changes, hand-overs and waits at Info, failed
+	// Lease requests at Warn, a Lease held by another process at Error; nil
+	// logs nothing.
 	Logger *slog.Logger
 }
 
@@ -86,7 +89,13 @@ func (cfg Config) withDefaults() (Config, error) {
 // that is not a valid name as it stands (DefaultIdentity's underscore, a host
 // name's capitals, too long) is lowercased, every other character a name may
 // not hold made '-', and followed by 8 hex digits of its own hash: "Pod" and
-// "pod" are two members and must not share one Lease.
+// "pod" are two members and must not share one Lease. So is an identity that
+// already ends the way such a name does, "-" and 8 hex digits: "Pod" becomes
+// "pod-f406744c", and the identity "pod-f406744c" must not name that Lease too
+// (issue 29: the two fought over it with 409s, each serving everything). Two
+// identities can still meet on one name only through a collision of the 32-bit
+// hash; the instance written in each Lease (self.go) catches that, as it
+// catches two replicas given one identity.
 func leaseName(group, identity string) string {
 	prefix := group + "-shard-"
 	b := []byte(strings.ToLower(identity))
@@ -96,7 +105,7 @@ func leaseName(group, identity string) string {
 		}
 	}
 	clean := strings.Trim(string(b), "-.")
-	if clean == identity && len(prefix)+len(clean) <= 253 {
+	if clean == identity && len(prefix)+len(clean) <= 253 && !hashSuffixed(clean) {
 		return prefix + clean
 	}
 	suffix := fmt.Sprintf("-%08x", uint32(Hash(identity)))
@@ -104,4 +113,13 @@ func leaseName(group, identity string) string {
 		clean = strings.TrimRight(clean[:keep], "-.")
 	}
 	return prefix + clean + suffix
+}
+
+// hashSuffixed reports whether name ends as leaseName's hashed names do: '-'
+// and 8 lowercase hex digits.
+func hashSuffixed(name string) bool {
+	if len(name) < 9 || name[len(name)-9] != '-' {
+		return false
+	}
+	return strings.Trim(name[len(name)-8:], "0123456789abcdef") == ""
 }

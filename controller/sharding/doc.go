@@ -33,13 +33,16 @@
 // Each replica writes a Lease "<Name>-shard-<identity>", labelled
 // kubewire.io/shard-group=<Name>, renewed every RetryPeriod as leader election
 // renews its one Lease, and annotated kubewire.io/shard-ranges with the ranges
-// it claims ("0000000000000000-7fffffffffffffff"). A member is live while its
-// Lease has a holder and this replica has seen its record change within its
-// leaseDurationSeconds, measured on this replica's clock from when it first
-// saw that record (never from the times written in it: clocks disagree). A
-// clean stop deletes the Lease; a Lease unchanged for twice its duration is
-// deleted by whoever sees it so (with the resourceVersion read as a
-// precondition, so a renewal in between keeps it).
+// it claims ("0000000000000000-7fffffffffffffff"), and kubewire.io/shard-instance
+// with a random value of its process's. A member is live while its Lease has a
+// holder and this replica has seen its record change within its
+// leaseDurationSeconds — capped at twice this group's own LeaseDuration —
+// measured on this replica's clock from when it first saw that record (never
+// from the times written in it: clocks disagree). A clean stop deletes the
+// Lease; a Lease unchanged for twice its (capped) duration is deleted by
+// whoever sees it so (with the resourceVersion read as a precondition, so a
+// renewal in between keeps it). A Lease of the group that cannot be decoded is
+// logged once and skipped.
 //
 // # The split
 //
@@ -76,7 +79,6 @@
 // the served set waits for the reconciles admitted before it.
 //
 // # Guarantees
-//
 //   - No object is reconciled by two replicas at once. A replica reconciles a
 //     range only while its Lease claims it, claims are written before
 //     serving and withdrawn only after the last reconcile of the range has
@@ -108,6 +110,20 @@
 //     round, which the Lease's deletion wakes (0.2 s).
 //   - Each sharded informer caches the served ranges alone, once settled: a
 //     replica that gives ranges up lists its smaller set again.
+//   - A member cannot be impersonated (self.go). Two processes given one
+//     identity, or two identities whose Lease names meet, are told apart by
+//     the instance each writes: the one that finds its Lease written by
+//     another instance serves nothing, cancels its running reconciles, says
+//     so at ERROR and on /readyz, and takes the Lease over only once it has
+//     been left unrenewed for its duration. Of twins, one serves.
+//   - A member cannot outlive its word: a Lease's leaseDurationSeconds is
+//     honoured up to twice this group's LeaseDuration (30 s with the
+//     defaults), so a Lease that says 3600 s and never renews holds the
+//     ranges it claims for 30 s after its last change, not an hour.
+//   - A replica that waits says for what and on whom, at INFO once per change
+//     and on /readyz (Status.Waiting): "waiting for member "r2" (Lease
+//     kubewire-foo-shard-r2) to release 8000000000000000-ffffffffffffffff; its
+//     claim holds until its Lease is left unrenewed for 15s".
 //
 // A network partition: a replica cut off from the API server can neither
 // renew nor be seen renewing. It admits no reconcile from RenewDeadline on; the

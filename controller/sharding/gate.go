@@ -148,6 +148,26 @@ func (g *gate) renewed(until time.Time) {
 	g.mu.Unlock()
 }
 
+// halt stops the gate at once: nothing is admitted until the next renewal,
+// nothing is served, and the contexts of the reconciles running are
+// cancelled; it returns how many there were. For a replica that finds another
+// process holding its Lease: that one may be serving these ranges now, so
+// there is no draining to wait for.
+func (g *gate) halt() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.served.Empty() {
+		g.epoch++
+	}
+	g.served, g.until = nil, time.Time{}
+	g.lapse()
+	n := 0
+	for _, c := range g.inflight {
+		n += c
+	}
+	return n
+}
+
 // get is the served set now.
 func (g *gate) get() Set {
 	g.mu.Lock()

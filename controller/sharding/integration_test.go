@@ -88,18 +88,23 @@ func (s signal) Handle(_ context.Context, r slog.Record) error {
 func (s signal) WithAttrs([]slog.Attr) slog.Handler { return s }
 func (s signal) WithGroup(string) slog.Handler      { return s }
 
-func (g *group) start(id string) {
+func (g *group) start(id string) { g.startAs(id, id) }
+
+// startAs starts the replica id with the identity given: two replicas may be
+// given one.
+func (g *group) startAs(id, identity string) {
 	g.t.Helper()
 	c, _ := realtest.Client(g.t, apiclient.Options{QPS: 200, Burst: 400})
-	m, err := controller.NewManager(c, controller.ManagerOptions{Log: slog.New(slog.DiscardHandler), Sharding: &sharding.Config{
-		Namespace: g.ns, Name: "it", Identity: id, Logger: slog.New(signal{g.changed, id}),
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: g.ns, Log: slog.New(slog.DiscardHandler), Sharding: &sharding.Config{
+		Namespace: g.ns, Name: "it", Identity: identity, Logger: slog.New(signal{g.changed, id}),
 		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond,
 	}})
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	inf := m.Informer(apiclient.ConfigMaps, informer.Options{Namespace: g.ns, Sharded: true})
-	ctrl := controller.New("it", controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+	b := controller.New(m, "it", controller.Options{Workers: 4}).For(apiclient.ConfigMaps)
+	inf := m.Informer(apiclient.ConfigMaps) // the For's: this replica's share
+	_, err = b.Complete(controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 		g.ledger.begin(id, req.String())
 		defer g.ledger.end(id, req.String())
 		if os.Getenv("KUBEWIRE_TEST_SHARD_LOG") != "" {
@@ -114,9 +119,10 @@ func (g *group) start(id string) {
 		case <-ctx.Done():
 		}
 		return controller.Result{}, nil
-	}), controller.Options{Workers: 4, Log: slog.New(slog.DiscardHandler)})
-	ctrl.Watch(inf, nil)
-	m.Add(ctrl)
+	}))
+	if err != nil {
+		g.t.Fatal(err)
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	r := &replica{m: m, inf: inf, stop: stop, done: make(chan error, 1)}
 	go func() { r.done <- m.Run(ctx) }()
@@ -177,39 +183,49 @@ func (g *group) waitSettled(what string) time.Duration {
 	}
 }
 
-// Twenty membership changes while every object keeps changing: no object is
-// ever reconciled by two replicas at once, and afterwards each object's
-// reconciles come from the replica that serves its hash.
-func TestIntegration_no_object_is_reconciled_by_two_replicas_at_once(t *testing.T) {
+// newGroup makes a namespace of objects ConfigMaps on the real server and a
+// group of replicas (none started) over it, stopped when the test ends. Every
+// object changes all the time, so that reconciles are in flight whenever
+// ranges move, until stopTouching.
+func newGroup(t *testing.T, prefix string, objects int) (g *group, stopTouching func()) {
+	t.Helper()
 	c, _ := realtest.Client(t, apiclient.Options{QPS: 200, Burst: 400})
-	ns := realtest.Namespace(t, c, "kubewire-shard")
+	ns := realtest.Namespace(t, c, prefix)
 	cms := c.Resource(apiclient.ConfigMaps).Namespace(ns)
 	ctx := context.Background()
-	const objects = 200
 	for i := range objects {
 		if _, err := cms.Create(ctx, []byte(fmt.Sprintf(`{"metadata":{"name":"cm-%03d"}}`, i)), apiclient.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	g := &group{t: t, ns: ns, ledger: &ledger{running: map[string]map[string]int{}, byKey: map[string][]string{}},
+	g = &group{t: t, ns: ns, ledger: &ledger{running: map[string]map[string]int{}, byKey: map[string][]string{}},
 		changed: make(chan struct{}, 1), replicas: map[string]*replica{}}
 	t.Cleanup(func() {
 		for id := range g.replicas {
 			g.stop(id)
 		}
 	})
-
-	// Every object changes all the time, so that reconciles are in flight
-	// whenever ranges move.
-	touchCtx, stopTouching := context.WithCancel(ctx)
+	touchCtx, stop := context.WithCancel(ctx)
 	touched := make(chan struct{})
-	go func() {
+	go func() { // owned by stopTouching, which waits for it
 		defer close(touched)
 		for i := 0; touchCtx.Err() == nil; i++ {
 			patch := fmt.Sprintf(`{"data":{"n":"%d"}}`, i)
 			_, _ = cms.Patch(touchCtx, fmt.Sprintf("cm-%03d", i%objects), apiclient.MergePatch, []byte(patch), apiclient.WriteOptions{})
 		}
 	}()
+	var once sync.Once
+	stopTouching = func() { once.Do(func() { stop(); <-touched }) }
+	t.Cleanup(stopTouching)
+	return g, stopTouching
+}
+
+// Twenty membership changes while every object keeps changing: no object is
+// ever reconciled by two replicas at once, and afterwards each object's
+// reconciles come from the replica that serves its hash.
+func TestIntegration_no_object_is_reconciled_by_two_replicas_at_once(t *testing.T) {
+	const objects = 200
+	g, stopTouching := newGroup(t, "kubewire-shard", objects)
 
 	// r00 alone serves everything; when r01 joins, r00 gives up the upper
 	// half and takes nothing: its cache must shrink all the same.
@@ -231,7 +247,6 @@ func TestIntegration_no_object_is_reconciled_by_two_replicas_at_once(t *testing.
 		t.Logf("change %2d: %d replicas %v, settled in %s", change+1, len(g.replicas), order, took.Round(time.Millisecond))
 	}
 	stopTouching()
-	<-touched
 
 	g.ledger.mu.Lock()
 	overlaps := g.ledger.overlaps

@@ -2,6 +2,8 @@ package sharding
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -16,23 +18,32 @@ import (
 // least a RetryPeriod, so that a replica past its deadline can still come
 // back. A success moves the gate's deadline to RenewDeadline after the write
 // was sent; the gate admits nothing past it, however long a request takes.
+//
+// The Lease it finds may be another instance's (self.go): an earlier run of
+// this identity, or a twin running now. Then it writes nothing over it but
+// waits (errHeld) until the Lease has been left unrenewed for its duration.
 func (s *Sharder) renew(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, max(s.cfg.RetryPeriod, s.cfg.RenewDeadline-s.cfg.Clock.Now().Sub(s.lastRenew)))
 	defer cancel()
 	sent := s.cfg.Clock.Now()
-	next := s.record(sent)
 	var written *leaderelection.Lease
 	var err error
-	if s.lease == nil {
-		written, err = s.leases.Create(ctx, next, apiclient.WriteOptions{})
-		if apiclient.IsAlreadyExists(err) { // this identity's Lease from an earlier run
+	switch {
+	case s.held != nil:
+		written, err = s.reclaim(ctx, sent)
+	case s.lease == nil:
+		written, err = s.leases.Create(ctx, s.record(sent), apiclient.WriteOptions{})
+		if apiclient.IsAlreadyExists(err) { // this identity's Lease, from an earlier run or a twin
 			written, err = s.rewrite(ctx, sent)
 		}
-	} else {
-		written, err = s.leases.Update(ctx, next, apiclient.WriteOptions{})
+	default:
+		written, err = s.leases.Update(ctx, s.record(sent), apiclient.WriteOptions{})
 		if apiclient.IsConflict(err) || apiclient.IsNotFound(err) {
 			written, err = s.rewrite(ctx, sent)
 		}
+	}
+	if errors.Is(err, errHeld) {
+		return err
 	}
 	if err != nil {
 		return s.fail(ctx, "renew Lease "+s.cfg.Namespace+"/"+s.name, err)
@@ -43,8 +54,10 @@ func (s *Sharder) renew(ctx context.Context) error {
 	return nil
 }
 
-// rewrite reads the Lease as the server has it and writes this replica's
-// record over it (creating it if it is gone).
+// rewrite reads the Lease as the server has it and, if this instance wrote it
+// last (someone else only labelled it, say), writes this replica's record over
+// it; it creates it if it is gone. Written by another instance, the Lease is
+// held (self.go): errHeld.
 func (s *Sharder) rewrite(ctx context.Context, now time.Time) (*leaderelection.Lease, error) {
 	cur, err := s.leases.Get(ctx, s.name)
 	if apiclient.IsNotFound(err) {
@@ -53,6 +66,10 @@ func (s *Sharder) rewrite(ctx context.Context, now time.Time) (*leaderelection.L
 	}
 	if err != nil {
 		return nil, err
+	}
+	if instanceOf(cur) != s.instance {
+		s.hold(cur)
+		return nil, errHeld
 	}
 	s.lease = cur
 	return s.leases.Update(ctx, s.record(now), apiclient.WriteOptions{})
@@ -79,6 +96,7 @@ func (s *Sharder) record(now time.Time) *leaderelection.Lease {
 		annotations[k] = v
 	}
 	annotations[RangesAnnotation] = s.claimed().String()
+	annotations[InstanceAnnotation] = s.instance
 	l.Metadata.Labels, l.Metadata.Annotations = labels, annotations
 	l.Spec.HolderIdentity = s.cfg.Identity
 	// Rounded up: the others must not count this replica gone sooner than
@@ -92,23 +110,42 @@ func (s *Sharder) record(now time.Time) *leaderelection.Lease {
 // latest state, never a cache: the claim protocol needs every write that came
 // before it) and returns the other live members' records by Lease name. A
 // Lease is live while it has a holder and this replica has seen its record
-// change within its leaseDurationSeconds; a claim it cannot parse is logged
-// and taken as the whole space, so that nobody takes over from a member whose
-// claim nobody can read.
+// change within its leaseDurationSeconds, capped at twice this group's
+// LeaseDuration (honoured); a claim it cannot parse is logged and taken as the
+// whole space, so that nobody takes over from a member whose claim nobody can
+// read, for as long as that Lease is live. A Lease that cannot be decoded at
+// all (an unreadable renewTime) is logged, once per version, and skipped: one
+// bad Lease is never a reason to read no members. This replica's own Lease,
+// written by another instance, means it is held (self.go).
 func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RenewDeadline)
 	defer cancel()
-	list, _, err := s.leases.List(ctx, apiclient.ListOptions{LabelSelector: GroupLabel + "=" + s.cfg.Name})
+	list, err := s.cfg.Client.Resource(apiclient.Leases).Namespace(s.cfg.Namespace).List(ctx, apiclient.ListOptions{LabelSelector: GroupLabel + "=" + s.cfg.Name})
 	if err != nil {
 		return nil, s.fail(ctx, "list the members' Leases in "+s.cfg.Namespace, err)
 	}
 	now := s.cfg.Clock.Now()
 	live := map[string]observed{}
 	next := map[string]observed{}
+	unreadable := map[string]string{}
 	s.lostAt = time.Time{}
-	for _, l := range list {
-		name := l.Metadata.Name
-		if name == s.name || l.Spec.HolderIdentity == "" {
+	for _, item := range list.Items {
+		name := item.Metadata.Name
+		var l leaderelection.Lease
+		if err := json.Unmarshal(item.Raw(), &l); err != nil {
+			unreadable[name] = item.Metadata.ResourceVersion
+			if s.unreadable[name] != item.Metadata.ResourceVersion {
+				s.cfg.Logger.Warn("sharding: a Lease of the group cannot be read; skipping it", "lease", name, "error", err)
+			}
+			continue
+		}
+		if name == s.name {
+			if s.lease != nil && instanceOf(&l) != s.instance {
+				s.hold(&l) // renewed by someone else since this replica's write
+			}
+			continue
+		}
+		if l.Spec.HolderIdentity == "" {
 			continue
 		}
 		claim, err := Parse(l.Metadata.Annotations[RangesAnnotation])
@@ -116,7 +153,7 @@ func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) 
 			s.cfg.Logger.Warn("sharding: a member's Lease claims what cannot be read; taking it as everything", "lease", name, "error", err)
 			claim = Set{Full}
 		}
-		o := observed{holder: l.Spec.HolderIdentity, claim: claim, duration: time.Duration(l.Spec.LeaseDurationSeconds) * time.Second, at: now}
+		o := observed{holder: l.Spec.HolderIdentity, lease: name, claim: claim, duration: s.honoured(&l), at: now}
 		if l.Spec.RenewTime != nil {
 			o.renew = l.Spec.RenewTime.String()
 		}
@@ -146,7 +183,7 @@ func (s *Sharder) readMembers(ctx context.Context) (map[string]observed, error) 
 			}
 		}
 	}
-	s.seen = next
+	s.seen, s.unreadable = next, unreadable
 	s.ok()
 	return live, nil
 }

@@ -156,11 +156,12 @@ func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing
 }
 
 // Two identities are two Leases, however they are spelled; a valid name stays
-// as it is (the Lease a user looks for is named after the identity).
+// as it is (the Lease a user looks for is named after the identity). Issue 29:
+// "Pod" and "pod-f406744c" shared the Lease g-shard-pod-f406744c.
 func TestLeaseName_keeps_identities_apart(t *testing.T) {
 	long := strings.Repeat("x", 300)
 	names := map[string]string{}
-	for _, id := range []string{"r1", "pod", "Pod", "a_b", "a-b", "host_1a2b3c4d", long, long + "y"} {
+	for _, id := range []string{"r1", "pod", "Pod", "pod-f406744c", "a_b", "a-b", "host_1a2b3c4d", "host-1a2b3c4d", long, long + "y"} {
 		n := leaseName("g", id)
 		if other, ok := names[n]; ok {
 			t.Errorf("%.40q and %.40q share the Lease %.60q", other, id, n)
@@ -179,8 +180,22 @@ func TestLeaseName_keeps_identities_apart(t *testing.T) {
 // running when it passes has its context cancelled even though no round runs
 // (one could be stuck in a slow request).
 func TestRound_the_renew_deadline_cancels_running_reconciles_without_a_round(t *testing.T) {
+	_, clock, a, rctx := aloneReconciling(t)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); a.watchDeadline(ctx) }()
+	defer func() { stop(); <-done }()
+	clock.BlockUntilWaiters(1)
+	clock.Step(10 * time.Second) // RenewDeadline since the renewal was sent
+	stopped(t, a, rctx, "10 s past the renew deadline")
+}
+
+// aloneReconciling starts a replica "a" alone on an in-memory server, and
+// admits one reconcile, whose context it returns (released when the test ends).
+func aloneReconciling(t *testing.T) (*apitest.Server, *apitest.Clock, *Sharder, context.Context) {
+	t.Helper()
 	srv := apitest.NewServer(nil)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	clock := apitest.NewClock()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
 	roundReturns(t, a, "a alone")
@@ -188,19 +203,20 @@ func TestRound_the_renew_deadline_cancels_running_reconciles_without_a_round(t *
 	if !ok {
 		t.Fatalf("a serves %v; refused", a.gate.get())
 	}
-	defer release()
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); a.watchDeadline(ctx) }()
-	defer func() { stop(); <-done }()
-	clock.BlockUntilWaiters(1)
-	clock.Step(10 * time.Second) // RenewDeadline since the renewal was sent
+	t.Cleanup(release)
+	return srv, clock, a, rctx
+}
+
+// stopped fails unless the reconcile's context rctx is cancelled (within 10 s:
+// context.AfterFunc cancels on a goroutine of its own) and a admits nothing.
+func stopped(t *testing.T, a *Sharder, rctx context.Context, when string) {
+	t.Helper()
 	select {
 	case <-rctx.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("the reconcile's context is live 10 s past the renew deadline")
+	case <-time.After(10 * time.Second): // a watchdog
+		t.Errorf("%s: the running reconcile's context is live", when)
 	}
 	if _, _, ok := a.Admit(context.Background(), objectIn(Full)); ok {
-		t.Error("admitted past the renew deadline")
+		t.Errorf("%s: a admits a reconcile", when)
 	}
 }

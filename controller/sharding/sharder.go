@@ -2,6 +2,7 @@ package sharding
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -17,10 +18,11 @@ import (
 // round), and gates reconciles (Admit). Build it with New, make the Sources
 // of the sharded informers with Source, Run it.
 type Sharder struct {
-	cfg    Config
-	leases apiclient.Typed[leaderelection.Lease]
-	name   string // this replica's Lease
-	gate   *gate
+	cfg      Config
+	leases   apiclient.Typed[leaderelection.Lease]
+	name     string // this replica's Lease
+	instance string // this process's, written in its Lease (self.go)
+	gate     *gate
 
 	mu        sync.Mutex
 	sources   []*Source
@@ -29,6 +31,7 @@ type Sharder struct {
 	claim     Set
 	handovers int
 	lastErr   string
+	waiting   string // Status.Waiting
 	durations *metrics.Histogram
 
 	// Only Run's goroutine touches these.
@@ -37,6 +40,8 @@ type Sharder struct {
 	seen         map[string]observed   // the others' Leases, by name, as first seen unchanged
 	lostAt       time.Time             // the last read's newly dead members were last seen renewing then (the earliest), else zero
 	pendingSince time.Time             // when the target last stopped being what is served
+	held         *held                 // this replica's Lease as another instance holds it, nil when it is its own
+	unreadable   map[string]string     // Leases that could not be decoded, name → resourceVersion (logged once each)
 }
 
 // observed is another member's Lease record and when this replica first saw
@@ -44,9 +49,10 @@ type Sharder struct {
 // times written in it (leaderelection's rule).
 type observed struct {
 	holder   string
+	lease    string // its name
 	claim    Set
-	renew    string // the renewTime written: any change is a sign of life
-	duration time.Duration
+	renew    string        // the renewTime written: any change is a sign of life
+	duration time.Duration // honoured: what it says, capped (self.go)
 	at       time.Time
 	live     bool // at the read that saw it
 }
@@ -63,8 +69,9 @@ func New(cfg Config) (*Sharder, error) {
 	}
 	return &Sharder{
 		cfg:       cfg,
-		leases:    apiclient.NewTyped[leaderelection.Lease](cfg.Client.Resource(apiclient.Leases).Namespace(cfg.Namespace)),
+		leases:    apiclient.NewTyped[leaderelection.Lease](cfg.Client).Namespace(cfg.Namespace),
 		name:      leaseName(cfg.Name, cfg.Identity),
+		instance:  newInstance(),
 		gate:      newGate(),
 		seen:      map[string]observed{},
 		durations: metrics.NewHistogram(HandoverBuckets),
@@ -107,11 +114,15 @@ func (s *Sharder) Owns(obj *apiclient.Object) bool {
 // Status is what a Sharder knows, for metrics and /readyz.
 type Status struct {
 	Identity  string
-	Members   []string                  // the live members, this one included, sorted
-	Serving   Set                       // the ranges reconciled now
-	Claimed   Set                       // the ranges the Lease claims: Serving and those being taken over
-	Handovers int                       // ranges taken over (each change of Serving that grew it)
-	LastError string                    // the last failed Lease request, "" after a success
+	Members   []string // the live members, this one included, sorted
+	Serving   Set      // the ranges reconciled now
+	Claimed   Set      // the ranges the Lease claims: Serving and those being taken over
+	Handovers int      // ranges taken over (each change of Serving that grew it)
+	LastError string   // the last failed Lease request, "" after a success
+	// Waiting says what this replica waits for before it serves its share,
+	// and on whom ("for member r2 (Lease kubewire-foo-shard-r2) to release
+	// 8000000000000000-ffffffffffffffff…"); "" when it is not waiting.
+	Waiting   string
 	Durations metrics.HistogramSnapshot // hand-overs, from the membership change (a dead member: its last renewal seen) to serving
 	// ServerSide counts the sharded informers whose server filters for them.
 	Sources, ServerSide int
@@ -122,7 +133,7 @@ func (s *Sharder) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{Identity: s.cfg.Identity, Members: slices.Clone(s.members), Serving: s.gate.get(), Claimed: s.claim,
-		Handovers: s.handovers, LastError: s.lastErr, Durations: s.durations.Snapshot(), Sources: len(s.sources)}
+		Handovers: s.handovers, LastError: s.lastErr, Waiting: s.waiting, Durations: s.durations.Snapshot(), Sources: len(s.sources)}
 	for _, src := range s.sources {
 		if src.ServerSide() {
 			st.ServerSide++
@@ -190,6 +201,9 @@ func (s *Sharder) watchDeadline(ctx context.Context) {
 //     then have the caches list it, and serve it once they hold it.
 func (s *Sharder) round(ctx context.Context) {
 	if err := s.renew(ctx); err != nil {
+		if errors.Is(err, errHeld) {
+			return // another instance holds the Lease: nothing is served, nothing to do but wait
+		}
 		if s.cfg.Clock.Now().Sub(s.lastRenew) > s.cfg.RenewDeadline && (!s.claimed().Empty() || !s.gate.get().Empty()) {
 			s.cfg.Logger.Warn("sharding: could not renew the Lease for the renew deadline; stopping every range", "lease", s.name, "error", err)
 			// Forget the claim at once, drained or not: the others take its
@@ -202,7 +216,7 @@ func (s *Sharder) round(ctx context.Context) {
 		return
 	}
 	others, err := s.readMembers(ctx)
-	if err != nil {
+	if err != nil || s.held != nil {
 		return
 	}
 	target := Assign(s.memberList(others))[s.cfg.Identity]
@@ -233,8 +247,16 @@ func (s *Sharder) round(ctx context.Context) {
 	// 5. Take over.
 	served = s.gate.get()
 	if pending := target.Minus(s.claimed()); !pending.Empty() {
-		if holder := claimedBy(others, pending); holder != "" {
-			s.cfg.Logger.Debug("sharding: waiting for a member to release", "member", holder, "ranges", pending.String())
+		if o, ok := claimedBy(others, pending); ok {
+			// Said at INFO, once per change, and on /readyz: a replica that
+			// serves nothing must say on whom it waits (issue 29: a Lease
+			// claiming ranges for 3600 s stalled every replica, silently).
+			waiting := fmt.Sprintf("for member %s (Lease %s) to release %s; its claim holds until its Lease is left unrenewed for %s",
+				quote(o.holder), o.lease, o.claim.Intersect(pending), o.duration)
+			if s.setWaiting(waiting) {
+				s.cfg.Logger.Info("sharding: waiting for a member to release ranges", "member", o.holder, "lease", o.lease,
+					"ranges", o.claim.Intersect(pending).String(), "honoured", o.duration)
+			}
 			return
 		}
 		confirmed := s.claimed()
@@ -247,7 +269,10 @@ func (s *Sharder) round(ctx context.Context) {
 			return
 		}
 		again, err := s.readMembers(ctx)
-		if err != nil || claimedBy(again, pending) != "" {
+		if s.held != nil {
+			return // hold forgot every claim and stopped the gate
+		}
+		if _, taken := claimedBy(again, pending); err != nil || taken {
 			// Two replicas claimed at once (their member lists differed for a
 			// moment): whoever reads the other's claim withdraws; one of them
 			// always does, since each read follows its own write.
@@ -256,6 +281,7 @@ func (s *Sharder) round(ctx context.Context) {
 			return
 		}
 	}
+	s.setWaiting("")
 	if target.Equal(served) {
 		s.pendingSince = time.Time{}
 		// A release leaves the caches listing more than is served: they list
@@ -352,14 +378,23 @@ func (s *Sharder) memberList(others map[string]observed) []string {
 	return ids
 }
 
-// claimedBy names a member whose claim overlaps rs, or "".
-func claimedBy(others map[string]observed, rs Set) string {
+// claimedBy finds a member whose claim overlaps rs.
+func claimedBy(others map[string]observed, rs Set) (observed, bool) {
 	for _, o := range others {
 		if o.claim.Overlaps(rs) {
-			return o.holder
+			return o, true
 		}
 	}
-	return ""
+	return observed{}, false
+}
+
+// setWaiting sets Status.Waiting and reports whether it changed.
+func (s *Sharder) setWaiting(w string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changed := s.waiting != w
+	s.waiting = w
+	return changed
 }
 
 // fail notes a failed Lease request for Status; one cut short by the stop is

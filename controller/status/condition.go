@@ -1,6 +1,7 @@
 package status
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -23,15 +24,22 @@ type Condition struct {
 	Message string `json:"message"`
 }
 
-// SetCondition puts c into *conds, replacing the condition of its Type. Its
-// LastTransitionTime is now (to the second) when the condition is new or its
-// Status changed, and the old time otherwise; c's own LastTransitionTime is
-// ignored. It reports whether *conds changed at all — a status to write.
+// SetCondition sets *conds to the conditions with c in place of the condition
+// of its Type. Its LastTransitionTime is now (to the second) when the condition
+// is new or its Status changed, and the old time otherwise; c's own
+// LastTransitionTime is ignored. It reports whether the conditions changed at
+// all — a status to write.
+//
+// The slice *conds held is never written to: a change makes a new slice. A
+// status copied from a cached object (st := foo.Status) shares its conditions
+// with it, and an edit in place would change the object it was copied from,
+// which would then look like the status just set, and Update would skip the
+// write.
 func SetCondition(conds *[]Condition, c Condition, now time.Time) (changed bool) {
 	c.LastTransitionTime = apiclient.Time{Time: now.UTC().Truncate(time.Second)}
 	old := FindCondition(*conds, c.Type)
 	if old == nil {
-		*conds = append(*conds, c)
+		*conds = append(slices.Clip(*conds), c) // a new array: clipped, append cannot write into the old one
 		return true
 	}
 	if old.Status == c.Status {
@@ -40,7 +48,9 @@ func SetCondition(conds *[]Condition, c Condition, now time.Time) (changed bool)
 	if *old == c {
 		return false
 	}
-	*old = c
+	next := slices.Clone(*conds)
+	*FindCondition(next, c.Type) = c
+	*conds = next
 	return true
 }
 

@@ -25,25 +25,39 @@ func ExampleSetCondition() {
 	// True 03:02:00
 }
 
-// A Reconciler computes the status and hands it to Update with the one the
-// object has: the first call writes, an unchanged status writes nothing.
+// web is a Deployment as this Example reads it: a TypedObject.
+type web struct {
+	apiclient.ObjectMeta `json:"metadata"`
+	Status               deploymentStatus `json:"status"`
+}
+
+func (*web) Resource() apiclient.Resource { return apiclient.Deployments }
+
+type deploymentStatus struct {
+	AvailableReplicas  int32 `json:"availableReplicas"`
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+}
+
+// A Reconciler computes the status and hands it to Update with the object the
+// cache has: the first call writes, with observedGeneration filled in; the
+// same status again, once the cache has it, writes nothing.
 func ExampleUpdate() {
 	srv := apitest.NewServer(apitest.NewClock())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
-	obj, _ := srv.Add(apiclient.Deployments, `{"metadata":{"name":"web","namespace":"demo"},"spec":{"replicas":3}}`)
+	webs := apiclient.NewTyped[web](client).Namespace("demo")
+	ctx := context.Background()
+	webs.Create(ctx, &web{ObjectMeta: apiclient.ObjectMeta{Name: "web"}}, apiclient.WriteOptions{})
 
-	type deploymentStatus struct {
-		AvailableReplicas  int32 `json:"availableReplicas"`
-		ObservedGeneration int64 `json:"observedGeneration"`
-	}
-	desired := deploymentStatus{AvailableReplicas: 3}
-	written, _ := status.Update(context.Background(), client.Resource(apiclient.Deployments), &obj.Metadata, nil, desired)
+	cached, _ := webs.Get(ctx, "web")
+	written, _ := status.Update(ctx, client, cached, deploymentStatus{AvailableReplicas: 3})
 	fmt.Println("written:", written)
-	now := deploymentStatus{AvailableReplicas: 3, ObservedGeneration: 1} // what the cache shows next
-	written, _ = status.Update(context.Background(), client.Resource(apiclient.Deployments), &obj.Metadata, now, desired)
+	cached, _ = webs.Get(ctx, "web") // what the cache shows next
+	fmt.Println(cached.Status.AvailableReplicas, cached.Status.ObservedGeneration)
+	written, _ = status.Update(ctx, client, cached, deploymentStatus{AvailableReplicas: 3})
 	fmt.Println("written:", written)
 	// Output:
 	// written: true
+	// 3 1
 	// written: false
 }

@@ -6,31 +6,32 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
 
-// Update writes desired as the status of the object meta describes, through rc
-// (its resource, any namespace), unless it equals current, the status the object
-// has now (from the cache). Both are the status alone — a struct of the
-// caller's, a map, JSON bytes — not the whole object. When desired has an
-// observedGeneration field (a JSON key "observedGeneration" at its top), it is
-// set to meta.Generation first: the status then says which spec it describes.
+// Update writes desired as obj's status (its status subresource), unless obj
+// has that status already: desired is the status alone — a struct of the
+// caller's, a map, JSON bytes — and obj the object as the cache has it, whose
+// "status" member is compared with it. When desired declares an
+// observedGeneration (a JSON key "observedGeneration" at its top, or a struct
+// field of that JSON name, omitempty or not), it is set to obj's generation
+// first: the status then says which spec it describes.
 //
-// It reports whether it wrote. On a write, meta.ResourceVersion becomes the
-// object's new one. A NotFound means the object went; the caller usually ignores
-// it (the next event is its deletion).
-func Update(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.ObjectMeta, current, desired any) (written bool, err error) {
+// It reports whether it wrote. Neither obj nor desired is changed. A NotFound
+// means the object went; the caller usually ignores it (the next event is its
+// deletion).
+func Update(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject, desired any) (written bool, err error) {
+	meta := obj.GetObjectMeta()
 	want, err := toValue(desired)
 	if err != nil {
 		return false, fmt.Errorf("status of %s: desired: %w", meta.Name, err)
 	}
-	if m, ok := want.(map[string]any); ok {
-		if _, has := m["observedGeneration"]; has {
-			m["observedGeneration"] = json.Number(fmt.Sprint(meta.Generation))
-		}
+	if m, ok := want.(map[string]any); ok && declaresObservedGeneration(desired, m) {
+		m["observedGeneration"] = json.Number(fmt.Sprint(meta.Generation))
 	}
-	have, err := toValue(current)
+	have, err := currentStatus(obj)
 	if err != nil {
 		return false, fmt.Errorf("status of %s: current: %w", meta.Name, err)
 	}
@@ -41,12 +42,39 @@ func Update(ctx context.Context, rc apiclient.ResourceClient, meta *apiclient.Ob
 	if err != nil {
 		return false, fmt.Errorf("status of %s: %w", meta.Name, err)
 	}
-	o, err := rc.Namespace(meta.Namespace).Patch(ctx, meta.Name, apiclient.MergePatch, patch, apiclient.WriteOptions{}, "status")
+	_, err = c.Resource(obj.Resource()).Namespace(meta.Namespace).Patch(ctx, meta.Name, apiclient.MergePatch, patch, apiclient.WriteOptions{}, "status")
+	return err == nil, err
+}
+
+// currentStatus is the "status" member of obj's JSON, as a value (nil if none).
+func currentStatus(obj any) (any, error) {
+	whole, err := toValue(obj)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	meta.ResourceVersion = o.Metadata.ResourceVersion
-	return true, nil
+	m, _ := whole.(map[string]any)
+	return m["status"], nil
+}
+
+// declaresObservedGeneration: the desired status has the key, or its Go type
+// declares it (an omitempty field at 0 leaves the key out of the JSON).
+func declaresObservedGeneration(desired any, encoded map[string]any) bool {
+	if _, has := encoded["observedGeneration"]; has {
+		return true
+	}
+	t := reflect.TypeOf(desired)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == "observedGeneration" {
+			return true
+		}
+	}
+	return false
 }
 
 // toValue turns v into the JSON value it encodes to, numbers kept as text.

@@ -1,0 +1,3 @@
+package hidden
+
+var skipped = 1

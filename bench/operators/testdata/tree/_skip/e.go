@@ -1,0 +1,3 @@
+package skip
+
+var skipped = 1

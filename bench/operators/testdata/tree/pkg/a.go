@@ -1,0 +1,6 @@
+package pkg
+
+// A counts.
+func A() int {
+	return 1
+}

@@ -1,0 +1,3 @@
+package testdata
+
+var skipped = 1

@@ -1,0 +1,146 @@
+package controller
+
+import (
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/events"
+	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/listwatch"
+	"github.com/kubewire/kubewire/store"
+)
+
+// What the Manager hands out to the controllers it runs: informers, shared by
+// every controller that asks for the same thing; Listers and indexes on them;
+// events Recorders. It builds each the first time it is asked, and starts it
+// at once if it is running.
+
+// InformerKey is what makes two informers the same: two controllers asking for
+// pods v1 in "default" with the same selectors share one cache and one watch.
+// The version is part of it: a v1alpha1 and a v1 informer of one custom
+// resource decode, cache and hand out different objects.
+type InformerKey struct {
+	Resource                     string // Resource.String(): "pods", "deployments.apps"
+	Version                      string // "v1", "v1alpha1"
+	Namespace                    string // "" for all namespaces
+	LabelSelector, FieldSelector string
+	MetadataOnly                 bool // a cache of PartialObjectMetadata, not whole objects
+	Sharded                      bool // this replica's share only: a controller's For, with sharding
+}
+
+// Informer returns the shared informer for res in the Manager's namespace with
+// the Selection opts pick, creating it on first use; one created while Run runs
+// is started at once. Two callers that ask for the same get the same informer:
+// one cache, one watch. It panics after Run has returned (a programmer error).
+func (m *Manager) Informer(res apiclient.Resource, opts ...InformerOption) *informer.Informer {
+	return m.informer(res, selection(opts))
+}
+
+// Lister returns a Lister of the Manager's informer for T's resource
+// (apiclient.ResourceOf[T]) with the Selection opts pick: the cache read as
+// values of T, each the caller's own (informer.Lister).
+func Lister[T any](m *Manager, opts ...InformerOption) *informer.Lister[T] {
+	return informer.NewLister[T](m.Informer(apiclient.ResourceOf[T](), opts...))
+}
+
+// Index adds an index named name to the informer of res that opts pick (see
+// Informer), before or after Run: fn gives the values an object is filed under,
+// and informer.Informer.ByIndex (or a Lister's ByIndex, or ToIndexed) finds the
+// objects filed under one. An index name is given once per informer: a second
+// Index of the same name is an error, never a silent second definition.
+func (m *Manager) Index(res apiclient.Resource, name string, fn store.IndexFunc[*apiclient.Object], opts ...InformerOption) error {
+	return m.Informer(res, opts...).AddIndexers(store.Indexers[*apiclient.Object]{name: fn})
+}
+
+// Recorder returns the events Recorder of reportingController (a qualified
+// name: "kubewire.io/foo"), which the Manager runs: at once if it is running,
+// else with Run. Asking twice for one name gives the same Recorder.
+func (m *Manager) Recorder(reportingController string) *events.Recorder {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, ok := m.recorders[reportingController]; ok {
+		return r
+	}
+	if m.stopped {
+		panic("controller: Manager.Recorder called after Run returned")
+	}
+	r := events.NewRecorder(m.client, events.Options{Controller: reportingController, Clock: m.opts.Clock, Log: m.opts.Log})
+	m.recorders[reportingController] = r
+	m.runners = append(m.runners, namedRunner{"events " + reportingController, r})
+	if m.running != nil {
+		m.running.start("events "+reportingController, r.Run)
+	}
+	return r
+}
+
+// informer is Informer. With sharding, every informer of a resource some
+// controller reconciles (For) caches this replica's share alone.
+func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Informer {
+	ns := m.opts.Namespace
+	if !res.Namespaced {
+		ns = ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: ns, LabelSelector: sel.LabelSelector,
+		FieldSelector: sel.FieldSelector, MetadataOnly: sel.MetadataOnly, Sharded: m.shardedRes[res.String()+"/"+res.Version]}
+	if inf, ok := m.informers[key]; ok {
+		return inf
+	}
+	if m.stopped {
+		panic("controller: Manager.Informer called after Run returned")
+	}
+	opts := informer.Options{Name: key.name(), Client: m.client, Resource: res, Namespace: ns,
+		LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector, MetadataOnly: sel.MetadataOnly,
+		// A sharded informer keeps the in-order FIFO whatever was asked: a
+		// hand-over waits for the store to stand at the new ranges' list
+		// (WaitForStoreVersion), which only the in-order FIFO's list bookmark marks.
+		DeltaFIFO: m.opts.DeltaFIFO && !key.Sharded, PagedList: m.opts.PagedList,
+		Clock: m.opts.Clock, Logger: m.opts.Log, Trace: m.opts.Trace}
+	var source informer.Runner
+	var shardSource *sharding.Source
+	rc, lw := opts.ResourceClient(), opts.ReflectorOptions()
+	opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
+		switch {
+		case m.opts.Source != nil:
+			source = m.opts.Source(key, rc, sink)
+		case key.Sharded:
+			shardSource = m.sharder.Source(rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+				return m.reflector(rc, lw, sink)
+			})
+			source = shardSource
+		default:
+			source = m.reflector(rc, lw, sink)
+		}
+		return source
+	}
+	inf := informer.New(opts)
+	if shardSource != nil {
+		shardSource.Attach(inf)
+	}
+	m.informers[key] = inf
+	if key.Sharded {
+		m.sharded[inf] = true
+	}
+	managed := managedInformer{Informer: inf, key: key}
+	m.informerMetrics(key, inf)
+	if r, ok := source.(healthReporter); ok {
+		m.reflectorMetrics(key, r)
+		managed.health = r
+	}
+	m.order = append(m.order, managed)
+	if m.running != nil {
+		m.running.start("informer "+inf.Name(), inf.Run)
+	}
+	return inf
+}
+
+// managedInformer is an informer the Manager runs, with the key it was asked
+// for under and, for one the Manager built, its Reflector's health (nil for one
+// adopted with AddInformer).
+type managedInformer struct {
+	*informer.Informer
+	key    InformerKey
+	health healthReporter
+}
+
