@@ -26,7 +26,7 @@ func (l *liveState) list(t target, q url.Values, metadataOnly bool) ([]byte, int
 	if err != nil {
 		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}
-	fields, err := parseFieldSelector(q.Get("fieldSelector"))
+	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
 	if err != nil {
 		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}
@@ -52,12 +52,12 @@ func (l *liveState) list(t target, q url.Values, metadataOnly bool) ([]byte, int
 			if next == "" {
 				next = continueToken(at, lastKey(items))
 			}
-			if sel(labelsOf(o)) && fields(o) {
+			if sel(labelsOf(o)) && fields(selectable(t.collection(), o)) {
 				remaining++
 			}
 			continue
 		}
-		if !sel(labelsOf(o)) || !fields(o) {
+		if !sel(labelsOf(o)) || !fields(selectable(t.collection(), o)) {
 			continue
 		}
 		switch {
@@ -210,21 +210,51 @@ func parseSelector(s string) (func(map[string]string) bool, error) {
 	return sel.Matches, nil
 }
 
-// parseFieldSelector parses a fieldSelector as the API server does, and supports the
-// two fields every resource has: metadata.name and metadata.namespace.
-func parseFieldSelector(s string) (func(object) bool, error) {
+// parseFieldSelector parses a fieldSelector as the API server does, for the
+// fields collection coll can be selected by (selectable): metadata.name and
+// metadata.namespace everywhere, and for Pods the ones a kubelet or a
+// scheduler select by, where apitest holds what the real server would.
+// Another field is refused, 400, as the real server refuses one it does not
+// know (it knows a few more than apitest: spec.restartPolicy, whose default
+// apitest does not fill in, and the like).
+func parseFieldSelector(coll, s string) (func(map[string]string) bool, error) {
 	sel, err := selector.ParseFields(s)
 	if err != nil {
 		return nil, err
 	}
+	known := selectable(coll, object{})
 	for _, t := range sel.Terms() {
-		if t.Field != "metadata.name" && t.Field != "metadata.namespace" {
-			return nil, fmt.Errorf("apitest: field selector %q is not supported (metadata.name, metadata.namespace are)", t.String())
+		if _, ok := known[t.Field]; !ok {
+			return nil, fmt.Errorf("field label not supported: %s", t.Field)
 		}
 	}
-	return func(o object) bool {
-		name, _ := o.meta()["name"].(string)
-		ns, _ := o.meta()["namespace"].(string)
-		return sel.Matches(map[string]string{"metadata.name": name, "metadata.namespace": ns})
-	}, nil
+	return sel.Matches, nil
+}
+
+// podFields are the fields apitest lets Pods be selected by, and where each is.
+var podFields = map[string][]string{
+	"spec.nodeName":            {"spec", "nodeName"},
+	"spec.serviceAccountName":  {"spec", "serviceAccountName"},
+	"status.phase":             {"status", "phase"},
+	"status.podIP":             {"status", "podIP"},
+	"status.nominatedNodeName": {"status", "nominatedNodeName"},
+}
+
+// selectable is o's values of the fields its collection can be selected by.
+func selectable(coll string, o object) map[string]string {
+	m := o.meta()
+	name, _ := m["name"].(string)
+	ns, _ := m["namespace"].(string)
+	out := map[string]string{"metadata.name": name, "metadata.namespace": ns}
+	if coll == "pods" {
+		for f, path := range podFields {
+			var v any = map[string]any(o)
+			for _, p := range path {
+				vm, _ := v.(map[string]any)
+				v = vm[p]
+			}
+			out[f], _ = v.(string)
+		}
+	}
+	return out
 }

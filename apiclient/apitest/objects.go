@@ -46,6 +46,9 @@ type change struct {
 	// selector it matched (prevLabels) learns that the object left.
 	prev       []byte
 	prevLabels map[string]string
+	// fields and prevFields are the selectable fields' values after and
+	// before (list.go's selectable), for field-selecting watches.
+	fields, prevFields map[string]string
 }
 
 func (l *liveState) init(clock apiclient.Clock) {
@@ -107,7 +110,7 @@ func (l *liveState) record(typ, coll string, prev, o object) []byte {
 	rv := strconv.FormatInt(l.rv, 10)
 	c := change{rv: l.rv, typ: typ, collection: coll}
 	if prev != nil {
-		c.prev, c.prevLabels = marshal(prev), labelsOf(prev)
+		c.prev, c.prevLabels, c.prevFields = marshal(prev), labelsOf(prev), selectable(coll, prev)
 	}
 	if o == nil {
 		// A DELETED event carries the object as it was, at the version of
@@ -115,7 +118,7 @@ func (l *liveState) record(typ, coll string, prev, o object) []byte {
 		o = deepCopy(prev)
 	}
 	o.meta()["resourceVersion"] = rv
-	c.body, c.labels = marshal(o), labelsOf(o)
+	c.body, c.labels, c.fields = marshal(o), labelsOf(o), selectable(coll, o)
 	c.namespace, _ = o.meta()["namespace"].(string)
 	c.name, _ = o.meta()["name"].(string)
 	l.history = append(l.history, c)

@@ -21,7 +21,7 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
 	}
-	fields, err := parseFieldSelector(q.Get("fieldSelector"))
+	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
 	if err != nil {
 		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
@@ -35,8 +35,8 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 	if secs, _ := strconv.Atoi(q.Get("timeoutSeconds")); secs > 0 {
 		timeout = l.clock.After(time.Duration(secs) * time.Second)
 	}
-	matches := func(namespace string, labels map[string]string, o object) bool {
-		return (t.namespace == "" || namespace == t.namespace) && sel(labels) && fields(o)
+	matches := func(namespace string, labels, fieldValues map[string]string) bool {
+		return (t.namespace == "" || namespace == t.namespace) && sel(labels) && fields(fieldValues)
 	}
 
 	// Where the watch starts is settled under the lock, before the response
@@ -56,7 +56,7 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 		for _, k := range sortedKeys(coll) {
 			o := coll[k]
 			ns, _ := o.meta()["namespace"].(string)
-			if matches(ns, labelsOf(o), o) {
+			if matches(ns, labelsOf(o), selectable(t.collection(), o)) {
 				first = append(first, event{"ADDED", marshal(o)})
 			}
 		}
@@ -130,10 +130,9 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 // selection is ADDED, one that stays is MODIFIED, one that leaves it (or is
 // deleted) is DELETED, with the content it had and the version of the change;
 // "" when the watch sees nothing.
-func (c change) seenBy(matches func(namespace string, labels map[string]string, o object) bool) (string, []byte) {
-	named := object{"metadata": map[string]any{"name": c.name, "namespace": c.namespace}}
-	now := c.typ != "DELETED" && matches(c.namespace, c.labels, named)
-	before := c.prev != nil && matches(c.namespace, c.prevLabels, named)
+func (c change) seenBy(matches func(namespace string, labels, fields map[string]string) bool) (string, []byte) {
+	now := c.typ != "DELETED" && matches(c.namespace, c.labels, c.fields)
+	before := c.prev != nil && matches(c.namespace, c.prevLabels, c.prevFields)
 	switch {
 	case now && before:
 		return "MODIFIED", c.body

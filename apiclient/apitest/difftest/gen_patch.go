@@ -44,7 +44,7 @@ func (g *gen) strategicPatch(res, sub string) map[string]any {
 
 // fragment is one part of a merge or strategic merge patch.
 func (g *gen) fragment(res, sub string, strategic bool) map[string]any {
-	if sub == "status" && g.rnd.IntN(4) > 0 {
+	if sub == "status" && (res == statusOnly || g.rnd.IntN(4) > 0) {
 		return map[string]any{"status": g.status(res)}
 	}
 	switch g.rnd.IntN(6) {

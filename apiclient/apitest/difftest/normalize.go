@@ -125,6 +125,10 @@ func (n *normalizer) event(res string, ev map[string]any) string {
 	if typ == "BOOKMARK" {
 		m, _ := obj["metadata"].(map[string]any)
 		a, _ := m["annotations"].(map[string]any)
+		// kube-apiserver 1.32 also annotates the bookmark with an empty list
+		// of the kind (initial-events-list-blueprint); 1.37, and apitest,
+		// do not.
+		delete(a, "kubernetes.io/initial-events-list-blueprint")
 		return fmt.Sprintf("BOOKMARK %v %v rv=%s annotations=%v", obj["kind"], obj["apiVersion"], n.listRV(m["resourceVersion"]), a)
 	}
 	m, _ := obj["metadata"].(map[string]any)

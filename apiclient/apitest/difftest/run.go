@@ -98,7 +98,14 @@ func (r *runner) step(s Step) (string, error) {
 	case "get":
 		return r.write(s, "GET", path, "", "")
 	case "list":
-		return r.list(s, s.Query)
+		if s.RV == "" {
+			return r.list(s, s.Query)
+		}
+		rv, ok := r.readableRV(s)
+		if !ok {
+			return "no resourceVersion to list at", nil
+		}
+		return r.list(s, url.Values{"resourceVersion": {rv}, "resourceVersionMatch": {"Exact"}}.Encode())
 	case "next":
 		tok := r.cont[s.Res]
 		if tok == "" {
@@ -107,13 +114,8 @@ func (r *runner) step(s Step) (string, error) {
 		q := url.Values{"continue": {tok}}
 		return r.list(s, q.Encode())
 	case "watch":
-		rv := r.ref(s.Res+"/"+s.Name, s.RV)
-		if o := r.objs[s.Res+"/"+s.Name]; s.RV == "stale" && (o == nil || o.prev == "") {
-			rv = "" // "1" would be expired on one server and not the other
-		}
-		if rv == "" || (r.floor != "" && compareRV(rv, r.floor) <= 0) {
-			// After an expired step apitest has forgotten every older
-			// version; the real server forgets by a window of its own.
+		rv, ok := r.readableRV(s)
+		if !ok {
 			return "no resourceVersion to watch from", nil
 		}
 		w, err := r.openWatch(s.Res, "from "+r.n.rv(rv), url.Values{"resourceVersion": {rv}})
@@ -197,6 +199,22 @@ func (r *runner) ref(key, which string) string {
 		return "00000000-0000-4000-8000-000000000000"
 	}
 	return ""
+}
+
+// readableRV resolves s.RV for a read at a version (a watch from it, a list
+// at it): only a version this run saw, and none an expired step compacted
+// away on apitest (the real server forgets by a window of its own), so that
+// both servers still have it.
+func (r *runner) readableRV(s Step) (string, bool) {
+	o := r.objs[s.Res+"/"+s.Name]
+	if o == nil || (s.RV == "stale" && o.prev == "") {
+		return "", false // "1" is expired on one server and not the other
+	}
+	rv := r.ref(s.Res+"/"+s.Name, s.RV)
+	if rv == "" || (r.floor != "" && compareRV(rv, r.floor) <= 0) {
+		return "", false
+	}
+	return rv, true
 }
 
 // withRV returns an update's or apply's body with metadata.resourceVersion
