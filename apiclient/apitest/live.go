@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	t.dryRun = q.Get("dryRun") == "All"
 	l := &s.live
 	metadataOnly := wantsMetadataOnly(r)
 	manager := q.Get("fieldManager")
@@ -62,11 +64,15 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			out, code, err = l.patch(t, r.Header.Get("Content-Type"), patch, manager, q.Get("fieldManager") != "", q.Get("force") == "true")
 		}
 	case r.Method == http.MethodDelete && t.name != "":
+		// DeleteOptions come in the body, or else in the query; a body, when
+		// there is one, is all of them (kube-apiserver reads no query then:
+		// ?dryRun=All beside a body that does not say it deletes for real).
 		var opts deleteOptions
 		if body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20)); len(strings.TrimSpace(string(body))) > 0 {
 			if jerr := json.Unmarshal(body, &opts); jerr != nil {
 				err = fail(http.StatusBadRequest, "the DeleteOptions: %v", jerr)
 			}
+			t.dryRun = slices.Contains(opts.DryRun, "All")
 		}
 		if err == nil {
 			out, code, err = l.delete(t, opts)
@@ -146,6 +152,7 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	}
 	m["uid"] = randomUID()
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
+	sentRV := m["resourceVersion"]
 	for _, k := range []string{"resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"} {
 		delete(m, k)
 	}
@@ -166,6 +173,14 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	o["apiVersion"], o["kind"] = t.apiVersion(), kindOf(t, o)
 	if err := st.validate(t, o["kind"].(string), o); err != nil {
 		return nil, 0, err
+	}
+	if t.dryRun {
+		// Answered with no resourceVersion of its own, as the real dry run
+		// (which echoes one the request carried).
+		if sentRV != nil {
+			m["resourceVersion"] = sentRV
+		}
+		return marshal(o), http.StatusCreated, nil
 	}
 	coll[key(ns, name)] = o
 	return l.record("ADDED", t.collection(), nil, o), http.StatusCreated, nil

@@ -60,6 +60,9 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners) 
 	if sameIgnoringTimes(old, o) {
 		return marshal(old), http.StatusOK, nil
 	}
+	if t.dryRun {
+		return marshal(o), http.StatusOK, nil // at the stored version
+	}
 	coll := l.objects[t.collection()]
 	k := key(t.namespace, t.name)
 	if deleting && len(finalizersOf(o)) == 0 {
@@ -101,7 +104,8 @@ func withoutTimes(o object) object {
 
 // deleteOptions is what apitest reads of a DELETE's body.
 type deleteOptions struct {
-	GracePeriodSeconds *int64 `json:"gracePeriodSeconds"`
+	DryRun             []string `json:"dryRun"`
+	GracePeriodSeconds *int64   `json:"gracePeriodSeconds"`
 	Preconditions      struct {
 		UID             *string `json:"uid"`
 		ResourceVersion *string `json:"resourceVersion"`
@@ -133,6 +137,9 @@ func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 	coll := l.objects[t.collection()]
 	k := key(t.namespace, t.name)
 	grace := st.gracePeriod(o, opts)
+	if t.dryRun {
+		return l.dryDelete(t, st, o, grace)
+	}
 	if len(finalizersOf(o)) > 0 || grace > 0 {
 		// Finalizers hold the object, or a kubelet must see the Pod go: it
 		// is only marked, and whoever owns each finalizer cleans up and
@@ -158,6 +165,19 @@ func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 	}
 	uid, _ := m["uid"].(string)
 	return success(t, t.name, uid), http.StatusOK, nil
+}
+
+// dryDelete answers a DELETE with dryRun=All as delete would, changing
+// nothing.
+func (l *liveState) dryDelete(t target, st strategy, o object, grace int64) ([]byte, int, error) {
+	if _, marked := o.meta()["deletionTimestamp"]; marked || (len(finalizersOf(o)) == 0 && grace == 0 && !st.deleteObject) {
+		if !marked {
+			uid, _ := o.meta()["uid"].(string)
+			return success(t, t.name, uid), http.StatusOK, nil
+		}
+		return marshal(o), http.StatusOK, nil
+	}
+	return marshal(markDeleted(o, st, l.clock.Now(), grace)), http.StatusOK, nil
 }
 
 // markDeleted is o marked for deletion grace seconds from now, with a

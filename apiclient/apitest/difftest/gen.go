@@ -81,7 +81,12 @@ func (g *gen) step(res string) Step {
 	name := pick(g, []string{"a", "a", "b"})
 	for _, s := range steps {
 		if i < s.w {
-			return s.make(g, res, name)
+			st := s.make(g, res, name)
+			switch st.Do {
+			case "create", "update", "patch", "apply", "delete":
+				st.Dry = g.rnd.IntN(12) == 0
+			}
+			return st
 		}
 		i -= s.w
 	}

@@ -71,22 +71,29 @@ func (r *runner) step(s Step) (string, error) {
 		return "", fmt.Errorf("unknown resource %q", s.Res)
 	}
 	path := k.res.Path(r.ns, s.Name, s.Sub)
+	dry := ""
+	if s.Dry {
+		dry = "?dryRun=All"
+	}
 	switch s.Do {
 	case "create":
-		return r.write(s, "POST", k.res.Path(r.ns, "", ""), "application/json", s.Body)
+		return r.write(s, "POST", k.res.Path(r.ns, "", "")+dry, "application/json", s.Body)
 	case "update":
 		body, err := r.withRV(s)
 		if err != nil {
 			return "", err
 		}
-		return r.write(s, "PUT", path, "application/json", body)
+		return r.write(s, "PUT", path+dry, "application/json", body)
 	case "patch":
 		ct := map[string]string{"merge": "application/merge-patch+json", "json": "application/json-patch+json", "strategic": "application/strategic-merge-patch+json"}[s.Type]
-		return r.write(s, "PATCH", path, ct, s.Body)
+		return r.write(s, "PATCH", path+dry, ct, s.Body)
 	case "apply":
 		q := url.Values{"fieldManager": {s.Mgr}}
 		if s.Force {
 			q.Set("force", "true")
+		}
+		if s.Dry {
+			q.Set("dryRun", "All")
 		}
 		body, err := r.withRV(s)
 		if err != nil {
@@ -236,7 +243,8 @@ func (r *runner) withRV(s Step) (string, error) {
 	return string(b), err
 }
 
-// deleteOptions is a DELETE's body: its preconditions, as s.RV and s.UID say.
+// deleteOptions is a DELETE's body: its preconditions, as s.RV and s.UID
+// say, and dryRun.
 func (r *runner) deleteOptions(s Step) string {
 	pre := map[string]string{}
 	if rv := r.ref(s.Res+"/"+s.Name, s.RV); rv != "" {
@@ -253,6 +261,9 @@ func (r *runner) deleteOptions(s Step) string {
 	opts := map[string]any{"kind": "DeleteOptions", "apiVersion": "v1"}
 	if len(pre) > 0 {
 		opts["preconditions"] = pre
+	}
+	if s.Dry {
+		opts["dryRun"] = []string{"All"} // in the body: with one, the query is not read
 	}
 	b, _ := json.Marshal(opts)
 	return string(b)

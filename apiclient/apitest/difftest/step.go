@@ -33,6 +33,8 @@ type Sequence struct {
 //	expired   a watch of Res from resourceVersion 1, after a compaction: 410
 //	burst     N concurrent merge patches of Res/Name, each setting its own key
 //
+// Dry asks a write for dryRun=All: answered as done, nothing stored.
+//
 // RV names a resourceVersion the runner knows for Res/Name: "" none, "latest"
 // the last one a response showed, "stale" the one before it, "bogus" one no
 // object ever had. UID is "", "latest" or "bogus" likewise.
@@ -45,6 +47,7 @@ type Step struct {
 	Body  string `json:",omitempty"`
 	Mgr   string `json:",omitempty"`
 	Force bool   `json:",omitempty"`
+	Dry   bool   `json:",omitempty"`
 	RV    string `json:",omitempty"`
 	UID   string `json:",omitempty"`
 	Query string `json:",omitempty"`
@@ -68,6 +71,9 @@ func (s Step) String() string {
 	}
 	if s.Force {
 		b.WriteString(" force")
+	}
+	if s.Dry {
+		b.WriteString(" dry")
 	}
 	if s.N > 0 {
 		b.WriteString(" n=" + strconv.Itoa(s.N))
@@ -95,6 +101,9 @@ func (s Step) GoString() string {
 	add("Mgr", s.Mgr)
 	if s.Force {
 		parts = append(parts, "Force: true")
+	}
+	if s.Dry {
+		parts = append(parts, "Dry: true")
 	}
 	add("RV", s.RV)
 	add("UID", s.UID)
