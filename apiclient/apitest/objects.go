@@ -20,7 +20,13 @@ type liveState struct {
 	clock   apiclient.Clock
 	rv      int64
 	objects map[string]map[string]object // collection → "ns/name" or "name" → object
-	history []change                     // every write, oldest first
+	// residue: objects (collection + "/" + key) kube-apiserver would hold
+	// with an empty labels or annotations map that it does not show: a
+	// custom resource's apply leaves one from its configuration, and the
+	// next write that is not an apply clears it — a write even when it
+	// changes nothing else.
+	residue map[string]bool
+	history []change // every write, oldest first
 	// compacted: changes at or below it are forgotten, and a watch from an older
 	// resourceVersion gets 410 Expired, as after an etcd compaction.
 	compacted int64
@@ -55,6 +61,7 @@ func (l *liveState) init(clock apiclient.Clock) {
 	l.clock = clock
 	l.rv = 1
 	l.objects = map[string]map[string]object{}
+	l.residue = map[string]bool{}
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
 }

@@ -24,9 +24,9 @@ import (
 //     never through a subresource.
 //  4. A write that changes nothing — managedFields times aside — is no
 //     write: the answer is the stored object, with its resourceVersion, and
-//     no watch event.
+//     no watch event. (Unless it clears a residue: objects.go.)
 //  5. An object being deleted whose last finalizer went is deleted now.
-func (l *liveState) commit(t target, st strategy, old, o object, owners owners) ([]byte, int, error) {
+func (l *liveState) commit(t target, st strategy, old, o object, owners owners, applying bool) ([]byte, int, error) {
 	o = st.prepare(t.sub, old, o)
 	m, oldMeta := o.meta(), old.meta()
 	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp", "generation", "deletionTimestamp", "resourceVersion"} {
@@ -57,11 +57,15 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners) 
 	if t.sub == "" && st.generationMoves(old, o) {
 		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
 	}
-	if sameIgnoringTimes(old, o) {
+	rk := t.collection() + "/" + key(t.namespace, t.name)
+	if sameIgnoringTimes(old, o) && (!l.residue[rk] || applying) {
 		return marshal(old), http.StatusOK, nil
 	}
 	if t.dryRun {
 		return marshal(o), http.StatusOK, nil // at the stored version
+	}
+	if !applying {
+		delete(l.residue, rk)
 	}
 	coll := l.objects[t.collection()]
 	k := key(t.namespace, t.name)
@@ -159,6 +163,7 @@ func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 		o = n
 	}
 	delete(coll, k)
+	delete(l.residue, t.collection()+"/"+k)
 	body := l.record("DELETED", t.collection(), o, nil)
 	if st.deleteObject {
 		return body, http.StatusOK, nil
