@@ -77,7 +77,9 @@ func (l *liveState) close() {
 }
 
 // Add stores obj — JSON as []byte or string, or anything json.Marshal takes — in res's collection,
-// as a create would, and returns what was stored. The namespace comes from obj.
+// as a create would (by field manager "apitest"; a status that goes through a
+// status subresource is dropped, as by a POST), and returns what was stored.
+// The namespace comes from obj.
 func (s *Server) Add(res apiclient.Resource, obj any) (*apiclient.Object, error) {
 	body, err := toObject(obj)
 	if err != nil {
