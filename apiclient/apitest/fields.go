@@ -210,10 +210,15 @@ func collect(v any, s *schema, n *fieldSet) (leaf bool) {
 		if s == nil || s.list == "" {
 			return true
 		}
+		count := map[string]int{}
 		for _, item := range v {
-			c := n.child(itemElem(s, item))
-			if s.list == "map" {
-				collect(item, s.elem, c)
+			count[itemElem(s, item)]++
+		}
+		for _, item := range v {
+			e := itemElem(s, item)
+			c := n.child(e)
+			if s.list == "map" && count[e] == 1 {
+				collect(item, s.elem, c) // repeated items are one leaf
 			}
 			c.member = true
 		}
@@ -300,6 +305,19 @@ func walkCompare(l, r any, hasL, hasR bool, s *schema, c comparison, path []stri
 			elem = nil
 		}
 		zip(byElem(s, ll), byElem(s, rl), func(k string, lv, rv any, lok, rok bool) {
+			_, ldup := lv.(dups)
+			_, rdup := rv.(dups)
+			if ldup || rdup {
+				// Repeated items are one leaf: compared whole.
+				if ldup {
+					lv = []any(lv.(dups))
+				}
+				if rdup {
+					rv = []any(rv.(dups))
+				}
+				walkCompare(lv, rv, lok, rok, nil, c, append(path, k))
+				return
+			}
 			walkCompare(lv, rv, lok, rok, elem, c, append(path, k))
 		})
 	default: // a leaf
@@ -345,13 +363,30 @@ func zip(l, r map[string]any, each func(k string, lv, rv any, lok, rok bool)) {
 }
 
 // byElem is a list's items by their path elements.
+// Items of one path element repeated in a list (a finalizer twice) are owned
+// as one leaf: byElem gives them as dups, which walkCompare compares whole.
 func byElem(s *schema, l []any) map[string]any {
 	m := make(map[string]any, len(l))
 	for _, it := range l {
-		m[itemElem(s, it)] = it
+		k := itemElem(s, it)
+		switch prev := m[k].(type) {
+		case nil:
+			if _, seen := m[k]; !seen {
+				m[k] = it
+				continue
+			}
+			m[k] = dups{prev, it}
+		case dups:
+			m[k] = append(prev, it)
+		default:
+			m[k] = dups{prev, it}
+		}
 	}
 	return m
 }
+
+// dups is the items of one path element when a list repeats it.
+type dups []any
 
 // removeFields removes from v every member and item whose path is in set.
 // A map or list the removal leaves empty goes too, unless owned names it:

@@ -208,7 +208,7 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 		return nil, 0, conflict(t)
 	}
 	o = st.roundTrip(o)
-	return l.commit(t, st, old, o, trackUpdate(st, t, old, o, manager, l.clock.Now()), false)
+	return l.commit(t, st, old, o, trackUpdate(st, t, old, o, manager, l.clock.Now()), viaUpdate)
 }
 
 func conflict(t target) error {
@@ -256,7 +256,7 @@ func (l *liveState) patch(t target, contentType string, patch []byte, manager st
 	if rv := merged.meta()["resourceVersion"]; rv != old.meta()["resourceVersion"] {
 		return nil, 0, conflict(t)
 	}
-	return l.commit(t, st, old, merged, trackUpdate(st, t, old, merged, manager, l.clock.Now()), false)
+	return l.commit(t, st, old, merged, trackUpdate(st, t, old, merged, manager, l.clock.Now()), viaUpdate)
 }
 
 // patched is old with patch p of type pt applied.
@@ -319,8 +319,8 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	}
 	// An empty labels or annotations map that a custom resource's apply
 	// leaves is kept by kube-apiserver though never shown (objects.go,
-	// residue).
-	residue := st.custom && (isEmptyMap(merged.meta()["labels"]) || isEmptyMap(merged.meta()["annotations"]))
+	// residue), and makes the apply a write.
+	residue := st.custom && t.sub == "" && (isEmptyMap(merged.meta()["labels"]) || isEmptyMap(merged.meta()["annotations"]))
 	merged = st.roundTrip(merged)
 	k := t.collection() + "/" + key(t.namespace, t.name)
 	if old == nil {
@@ -331,7 +331,11 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 		}
 		return out, code, err
 	}
-	out, code, err := l.commit(t, st, old, merged, owners, true)
+	how := viaApply
+	if residue {
+		how = viaResidueApply
+	}
+	out, code, err := l.commit(t, st, old, merged, owners, how)
 	if err == nil && residue && !t.dryRun {
 		l.residue[k] = true
 	}

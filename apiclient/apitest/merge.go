@@ -45,6 +45,8 @@ func mergeApplied(live, config any, s *schema) any {
 func mergeItems(live, config []any, s *schema, merge func(l, c any) any) []any {
 	lkeys, lby := indexItems(live, s)
 	ckeys, cby := indexItems(config, s)
+	// Repeats of a live item the configuration does not name all stay (each
+	// as it was); one it names becomes the one merged item.
 	var shared []string
 	for _, k := range ckeys {
 		if _, ok := lby[k]; ok {
@@ -81,7 +83,7 @@ func mergeItems(live, config []any, s *schema, merge func(l, c any) any) []any {
 		if li < len(lkeys) {
 			k := lkeys[li]
 			if _, inConfig := cby[k]; !inConfig {
-				out = append(out, lby[k])
+				out = append(out, live[li])
 				li++
 				continue
 			} else if merged[k] {
@@ -106,17 +108,16 @@ func mergeItems(live, config []any, s *schema, merge func(l, c any) any) []any {
 	return out
 }
 
-// indexItems returns the path elements of a list's items in order (the first
-// of duplicates only) and the items by element.
+// indexItems returns the path elements of a list's items in order, repeats
+// included, and the items by element (the first of repeats).
 func indexItems(l []any, s *schema) ([]string, map[string]any) {
-	var keys []string
+	keys := make([]string, 0, len(l))
 	by := map[string]any{}
 	for _, it := range l {
 		k := itemElem(s, it)
-		if _, dup := by[k]; dup {
-			continue
+		if _, dup := by[k]; !dup {
+			by[k] = it
 		}
-		by[k] = it
 		keys = append(keys, k)
 	}
 	return keys, by

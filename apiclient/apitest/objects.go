@@ -23,8 +23,8 @@ type liveState struct {
 	// residue: objects (collection + "/" + key) kube-apiserver would hold
 	// with an empty labels or annotations map that it does not show: a
 	// custom resource's apply leaves one from its configuration, and the
-	// next write that is not an apply clears it — a write even when it
-	// changes nothing else.
+	// next write to the main resource that is not an apply clears it — a
+	// write even when it changes nothing else.
 	residue map[string]bool
 	history []change // every write, oldest first
 	// compacted: changes at or below it are forgotten, and a watch from an older

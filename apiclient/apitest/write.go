@@ -26,7 +26,7 @@ import (
 //     write: the answer is the stored object, with its resourceVersion, and
 //     no watch event. (Unless it clears a residue: objects.go.)
 //  5. An object being deleted whose last finalizer went is deleted now.
-func (l *liveState) commit(t target, st strategy, old, o object, owners owners, applying bool) ([]byte, int, error) {
+func (l *liveState) commit(t target, st strategy, old, o object, owners owners, how via) ([]byte, int, error) {
 	o = st.prepare(t.sub, old, o)
 	m, oldMeta := o.meta(), old.meta()
 	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp", "generation", "deletionTimestamp", "resourceVersion"} {
@@ -57,14 +57,17 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 	if t.sub == "" && st.generationMoves(old, o) {
 		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
 	}
+	// A residue (objects.go) goes with the next write to the main resource
+	// that is not an apply, which is a write however little it changes.
 	rk := t.collection() + "/" + key(t.namespace, t.name)
-	if sameIgnoringTimes(old, o) && (!l.residue[rk] || applying) {
+	clears := how == viaUpdate && t.sub == ""
+	if sameIgnoringTimes(old, o) && (!l.residue[rk] || !clears) && how != viaResidueApply {
 		return marshal(old), http.StatusOK, nil
 	}
 	if t.dryRun {
 		return marshal(o), http.StatusOK, nil // at the stored version
 	}
-	if !applying {
+	if clears {
 		delete(l.residue, rk)
 	}
 	coll := l.objects[t.collection()]
@@ -79,6 +82,18 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 	coll[k] = o
 	return l.record("MODIFIED", t.collection(), old, o), http.StatusOK, nil
 }
+
+// via is how a write came, which decides what one that changes nothing does.
+type via int
+
+const (
+	viaUpdate via = iota // an update or a patch
+	viaApply             // a server-side apply
+	// viaResidueApply is an apply to a custom resource whose configuration
+	// has an empty labels or annotations map: kube-apiserver writes it
+	// whatever it changes, and it leaves a residue (objects.go).
+	viaResidueApply
+)
 
 // sameIgnoringTimes reports whether a and b are the same object but for the
 // times of their managedFields entries, which kube-apiserver does not count

@@ -30,7 +30,9 @@ func Concurrent(ctx context.Context, t *Target, ns string, writers, writes, obje
 		if err != nil || code != 201 {
 			return nil, fmt.Errorf("create c%d: %d %v %.200s", o, code, err, out)
 		}
-		var created struct{ Metadata struct{ ResourceVersion string } }
+		var created struct {
+			Metadata struct{ ResourceVersion string }
+		}
 		json.Unmarshal(out, &created)
 		w, err := r.openWatch("configmaps", fmt.Sprintf("c%d", o), url.Values{"resourceVersion": {created.Metadata.ResourceVersion}, "fieldSelector": {fmt.Sprintf("metadata.name=c%d", o)}})
 		if err != nil {

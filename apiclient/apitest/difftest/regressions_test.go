@@ -69,3 +69,47 @@ watch widgets all:
 watch widgets sel=on:`
 	difftest.Replay(t, seq, 32, want)
 }
+
+// A finalizer added twice by a JSON patch ("/metadata/finalizers/-"): a list
+// that repeats an item owns the repeats as one field, taken by the write that
+// repeated it. apitest owned them item by item.
+func TestReplay_v137_seed_902(t *testing.T) {
+	seq := difftest.Sequence{Seed: 902, Steps: []difftest.Step{
+		{Do: `apply`, Res: `configmaps`, Name: `a`, Body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`, Mgr: `alice`},
+		{Do: `patch`, Res: `configmaps`, Name: `a`, Type: `strategic`, Body: `{"metadata":{"finalizers":["example.com/f2"]}}`},
+		{Do: `apply`, Res: `configmaps`, Name: `a`, Body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"labels":{},"name":"a"}}`, Mgr: `alice`, Force: true},
+		{Do: `patch`, Res: `configmaps`, Name: `a`, Type: `json`, Body: `[{"op":"add","path":"/metadata/finalizers/-","value":"example.com/f2"}]`},
+	}}
+	// The transcript of kube-apiserver v1.37.
+	want := `1 apply configmaps/a mgr=alice {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} → 201 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","name":"a","namespace":"ns","resourceVersion":"r1","uid":"u1"}}
+2 patch configmaps/a type=strategic {"metadata":{"finalizers":["example.com/f2"]}} → 200 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","finalizers":["example.com/f2"],"name":"a","namespace":"ns","resourceVersion":"r2","uid":"u1"}}
+3 apply configmaps/a mgr=alice force {"apiVersion":"v1","kind":"ConfigMap","metadata":{"labels":{},"name":"a"}} → 200 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","finalizers":["example.com/f2"],"managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}}},"manager":"alice","operation":"Apply"},{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:finalizers":{".":{},"v:\"example.com/f2\"":{}}}},"manager":"before-first-apply","operation":"Update"}],"name":"a","namespace":"ns","resourceVersion":"r3","uid":"u1"}}
+4 patch configmaps/a type=json [{"op":"add","path":"/metadata/finalizers/-","value":"example.com/f2"}] → 200 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","finalizers":["example.com/f2","example.com/f2"],"managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}}},"manager":"alice","operation":"Apply"},{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:finalizers":{}}},"manager":"before-first-apply","operation":"Update"},{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:finalizers":{"v:\"example.com/f2\"":{}}}},"manager":"difftest","operation":"Update"}],"name":"a","namespace":"ns","resourceVersion":"r4","uid":"u1"}}
+watch configmaps all:
+    ADDED {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","name":"a","namespace":"ns","resourceVersion":"r1","uid":"u1"}}
+    MODIFIED {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","finalizers":["example.com/f2"],"name":"a","namespace":"ns","resourceVersion":"r2","uid":"u1"}}
+    MODIFIED {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","finalizers":["example.com/f2"],"managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}}},"manager":"alice","operation":"Apply"},{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:finalizers":{".":{},"v:\"example.com/f2\"":{}}}},"manager":"before-first-apply","operation":"Update"}],"name":"a","namespace":"ns","resourceVersion":"r3","uid":"u1"}}
+    MODIFIED {"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"T","finalizers":["example.com/f2","example.com/f2"],"managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}}},"manager":"alice","operation":"Apply"},{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:finalizers":{}}},"manager":"before-first-apply","operation":"Update"},{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:finalizers":{"v:\"example.com/f2\"":{}}}},"manager":"difftest","operation":"Update"}],"name":"a","namespace":"ns","resourceVersion":"r4","uid":"u1"}}
+watch configmaps sel=on:`
+	difftest.Replay(t, seq, 37, want)
+}
+
+// The same apply to a custom resource, with an empty labels map, twice:
+// kube-apiserver writes it both times (a new resourceVersion, an event).
+// apitest took the second for a write that changed nothing.
+func TestReplay_v137_seed_1478(t *testing.T) {
+	seq := difftest.Sequence{Seed: 1478, Steps: []difftest.Step{
+		{Do: `apply`, Res: `widgets`, Name: `a`, Body: `{"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"labels":{},"name":"a"},"spec":{}}`, Mgr: `alice`, Force: true},
+		{Do: `apply`, Res: `widgets`, Name: `a`, Sub: `status`, Body: `{"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"name":"a"},"status":{"observedGeneration":3,"phase":"Pending"}}`, Mgr: `alice`},
+		{Do: `patch`, Res: `widgets`, Name: `a`, Sub: `status`, Type: `merge`, Body: `{"status":{"phase":"Pending"}}`},
+	}}
+	// The transcript of kube-apiserver v1.37.
+	want := `1 apply widgets/a mgr=alice force {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"labels":{},"name":"a"},"spec":{}} → 201 {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"creationTimestamp":"T","generation":1,"managedFields":[{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}},"f:spec":{}},"manager":"alice","operation":"Apply"}],"name":"a","namespace":"ns","resourceVersion":"r1","uid":"u1"},"spec":{}}
+2 apply widgets/a/status mgr=alice {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"name":"a"},"status":{"observedGeneration":3,"phase":"Pending"}} → 200 {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"creationTimestamp":"T","generation":1,"managedFields":[{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}},"f:spec":{}},"manager":"alice","operation":"Apply"},{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:observedGeneration":{},"f:phase":{}}},"manager":"alice","operation":"Apply","subresource":"status"}],"name":"a","namespace":"ns","resourceVersion":"r2","uid":"u1"},"spec":{},"status":{"observedGeneration":3,"phase":"Pending"}}
+3 patch widgets/a/status type=merge {"status":{"phase":"Pending"}} → 200 {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"creationTimestamp":"T","generation":1,"managedFields":[{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}},"f:spec":{}},"manager":"alice","operation":"Apply"},{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:observedGeneration":{},"f:phase":{}}},"manager":"alice","operation":"Apply","subresource":"status"}],"name":"a","namespace":"ns","resourceVersion":"r2","uid":"u1"},"spec":{},"status":{"observedGeneration":3,"phase":"Pending"}}
+watch widgets all:
+    ADDED {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"creationTimestamp":"T","generation":1,"managedFields":[{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}},"f:spec":{}},"manager":"alice","operation":"Apply"}],"name":"a","namespace":"ns","resourceVersion":"r1","uid":"u1"},"spec":{}}
+    MODIFIED {"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"creationTimestamp":"T","generation":1,"managedFields":[{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{}},"f:spec":{}},"manager":"alice","operation":"Apply"},{"apiVersion":"difftest.kubewire.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:observedGeneration":{},"f:phase":{}}},"manager":"alice","operation":"Apply","subresource":"status"}],"name":"a","namespace":"ns","resourceVersion":"r2","uid":"u1"},"spec":{},"status":{"observedGeneration":3,"phase":"Pending"}}
+watch widgets sel=on:`
+	difftest.Replay(t, seq, 37, want)
+}

@@ -156,7 +156,9 @@ func (r *runner) write(s Step, method, path, ct, body string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s %s: %d %w: %.200s", method, path, code, err, out)
 	}
-	r.note(s.Res, obj)
+	if !s.Dry {
+		r.note(s.Res, obj) // a dry run's answer has no version of its own
+	}
 	return strconv.Itoa(code) + " " + r.n.answer(s.Res, obj), nil
 }
 
