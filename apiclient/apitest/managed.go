@@ -206,7 +206,7 @@ func trackUpdate(st strategy, t target, live, sent object, manager string, now t
 // applyConfig merges a server-side apply configuration into live (nil: the
 // object is created) as manager, and returns the object and its owners; or a
 // 409 naming the fields other managers own that it would change, unless force.
-func applyConfig(st strategy, t target, live, config object, manager string, force bool, now time.Time) (object, owners, int, error) {
+func applyConfig(st strategy, t target, live, config object, manager string, force bool, now time.Time) (object, owners, error) {
 	os, _ := ownersOf(live)
 	reset := st.resetFields(t.sub)
 	if live != nil && len(os) == 0 {
@@ -259,7 +259,7 @@ func applyConfig(st strategy, t target, live, config object, manager string, for
 		}
 	}
 	if len(conflicts) > 0 && !force {
-		return nil, nil, http.StatusConflict, applyConflict(conflicts)
+		return nil, nil, applyConflict(conflicts)
 	}
 	var rest owners
 	for _, e := range os {
@@ -274,7 +274,7 @@ func applyConfig(st strategy, t target, live, config object, manager string, for
 	if !configSet.empty() {
 		rest = append(rest, self)
 	}
-	return object(merged), rest, 0, nil
+	return object(merged), rest, nil
 }
 
 // applyConflict is the 409 of an apply that would take fields others own: one

@@ -101,7 +101,7 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	if err != nil && (t.sub != "" || err.(statusError).code != http.StatusNotFound) {
 		return nil, 0, err
 	}
-	merged, owners, _, err := applyConfig(st, t, old, cfg, manager, force, l.clock.Now())
+	merged, owners, err := applyConfig(st, t, old, cfg, manager, force, l.clock.Now())
 	if err != nil {
 		return nil, 0, err
 	}
