@@ -143,4 +143,3 @@ type managedInformer struct {
 	key    InformerKey
 	health healthReporter
 }
-
