@@ -41,7 +41,7 @@ func TestIntegration_operator_is_idle_once_converged(t *testing.T) {
 	operatorGoesQuiet(t, c, realtest.Namespace(t, c, "kubewire-fidelity"))
 }
 
-var sites = apiclient.Resource{Group: "fidelity.kubewire.dev", Version: "v1", Name: "sites", Kind: "Site", Namespaced: true}
+var siteResource = apiclient.Resource{Group: "fidelity.kubewire.dev", Version: "v1", Name: "sites", Kind: "Site", Namespaced: true}
 
 const siteCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
 "metadata":{"name":"sites.fidelity.kubewire.dev"},
@@ -52,7 +52,7 @@ const siteCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceD
    "spec":{"type":"object","properties":{"replicas":{"type":"integer"},"message":{"type":"string"}}},
    "status":{"type":"object","properties":{"ready":{"type":"boolean"},"observedGeneration":{"type":"integer"}}}}}}}]}}`
 
-type site struct {
+type siteObject struct {
 	apiclient.TypeMeta
 	apiclient.ObjectMeta `json:"metadata"`
 	Spec                 struct {
@@ -61,7 +61,7 @@ type site struct {
 	} `json:"spec"`
 }
 
-func (*site) Resource() apiclient.Resource { return sites }
+func (*siteObject) Resource() apiclient.Resource { return siteResource }
 
 func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -71,7 +71,7 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lister := controller.Lister[site](m)
+	lister := controller.Lister[siteObject](m)
 	var reconciles atomic.Int64 // of the Site "web"
 	markers := make(chan string, 16)
 	reconcile := func(ctx context.Context, req controller.Request) (controller.Result, error) {
@@ -90,7 +90,7 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 		return controller.Result{}, reconcileSite(ctx, c, s)
 	}
 	ctl, err := controller.New(m, "site", controller.Options{Workers: 1}).
-		For(sites).Owns(apiclient.ConfigMaps).Owns(apiclient.Deployments).
+		For(siteResource).Owns(apiclient.ConfigMaps).Owns(apiclient.Deployments).
 		Complete(controller.ReconcilerFunc(reconcile))
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 		<-done
 	}()
 
-	siteRes := c.Resource(sites).Namespace(ns)
+	siteRes := c.Resource(siteResource).Namespace(ns)
 	if _, err := siteRes.Create(ctx, []byte(`{"apiVersion":"fidelity.kubewire.dev/v1","kind":"Site","metadata":{"name":"web"},"spec":{"replicas":2,"message":"hello"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 			if err := apiclient.Unmarshal([]byte(child.body), &body); err != nil {
 				t.Fatal(err)
 			}
-			body["metadata"] = controller.ChildOf(&site{ObjectMeta: owner.Metadata}, name)
+			body["metadata"] = controller.ChildOf(&siteObject{ObjectMeta: owner.Metadata}, name)
 			if _, err := c.Resource(child.res).Namespace(ns).Create(ctx, body, apiclient.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 		for _, o := range []struct {
 			res  apiclient.Resource
 			name string
-		}{{sites, "web"}, {apiclient.ConfigMaps, "web-config"}, {apiclient.Deployments, "web"}} {
+		}{{siteResource, "web"}, {apiclient.ConfigMaps, "web-config"}, {apiclient.Deployments, "web"}} {
 			got, err := c.Resource(o.res).Namespace(ns).Get(ctx, o.name)
 			if err != nil {
 				t.Fatal(err)
@@ -189,7 +189,7 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 
 // reconcileSite applies the Site's ConfigMap and Deployment and patches its
 // status, whatever they are now.
-func reconcileSite(ctx context.Context, c *apiclient.Client, s *site) error {
+func reconcileSite(ctx context.Context, c *apiclient.Client, s *siteObject) error {
 	opts := apiclient.WriteOptions{FieldManager: "site-operator", Force: true}
 	cm := controller.ChildOf(s, s.Name+"-config")
 	if _, err := c.Resource(apiclient.ConfigMaps).Apply(ctx, map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
@@ -205,7 +205,7 @@ func reconcileSite(ctx context.Context, c *apiclient.Client, s *site) error {
 		return err
 	}
 	status := fmt.Sprintf(`{"status":{"ready":true,"observedGeneration":%d}}`, s.Generation)
-	_, err := c.Resource(sites).Namespace(s.Namespace).Patch(ctx, s.Name, apiclient.MergePatch, []byte(status), apiclient.WriteOptions{}, "status")
+	_, err := c.Resource(siteResource).Namespace(s.Namespace).Patch(ctx, s.Name, apiclient.MergePatch, []byte(status), apiclient.WriteOptions{}, "status")
 	return err
 }
 
