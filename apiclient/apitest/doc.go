@@ -74,9 +74,10 @@
 //     strategy, a container's imagePullPolicy, a Pod's schedulerName and
 //     tolerations; apitest keeps what it was sent (a new Pod's status.phase
 //     Pending is the one default it gives). Nor does it refuse an invalid
-//     object (a Deployment without a selector, a change of a Pod's containers),
-//     beyond a missing name, a taken one, a new finalizer on an object being
-//     deleted, and a null where a stored CRD's schema wants a value. Reason:
+//     object (a Deployment without a selector, a Pod without containers, a
+//     change of a Pod's containers), beyond a missing name, a taken one, a new
+//     finalizer on an object being deleted, a container without a name or an
+//     image, and a null where a stored CRD's schema wants a value. Reason:
 //     each kind's defaults and rules are thousands of lines of the real
 //     server. Test: set every field the code under test reads; check validity
 //     in an integration test against a real server.

@@ -127,7 +127,9 @@ func mergeList(original, patch []any, s *schema, deleteList bool) ([]any, error)
 		if deleteList {
 			return removeScalars(original, patch), nil
 		}
-		merged = appendNew(append([]any{}, original...), patch)
+		// Merged, and each value once: the repeats an original list had go
+		// too, as in kube-apiserver's strategic merge.
+		merged = appendNew(nil, append(append([]any{}, original...), patch...))
 		key = ""
 	} else {
 		var err error

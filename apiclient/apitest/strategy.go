@@ -1,6 +1,9 @@
 package apitest
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // kube-apiserver gives each resource a "strategy" (k8s.io/apiserver's
 // rest.RESTCreateStrategy and its kin): whether it has metadata.generation and
@@ -213,10 +216,12 @@ func (st strategy) roundTrip(o object) object {
 }
 
 // validate refuses what kube-apiserver's validation would that apitest
-// models: for a custom resource, a null where its CRD's schema wants a value.
+// models: for a custom resource, a null where its CRD's schema wants a value;
+// for a Pod or a Deployment, a container without a name or an image (an apply
+// that prunes a container's image leaves one).
 func (st strategy) validate(t target, kind string, o object) error {
 	if !st.custom {
-		return nil
+		return validateContainers(t, kind, o)
 	}
 	f := nullField(map[string]any(o), st.schema, "")
 	if f == "" {
@@ -227,6 +232,41 @@ func (st strategy) validate(t target, kind string, o object) error {
 	e := invalid(kind+"."+t.group, name, field, "FieldValueTypeInvalid", "Invalid value: \"null\": %s in body must be of type %s: \"null\"", field, typ)
 	e.details.Group, e.details.Kind = t.group, kind
 	return e
+}
+
+// validateContainers is the one validation of built-in kinds apitest makes:
+// every container there is has a name and an image.
+func validateContainers(t target, kind string, o object) error {
+	var spec any = map[string]any(o)
+	var field string
+	switch t.collection() {
+	case "pods":
+		field = "spec"
+	case "deployments.apps":
+		field = "spec.template.spec"
+	default:
+		return nil
+	}
+	for _, p := range strings.Split(field, ".") {
+		m, _ := spec.(map[string]any)
+		spec = m[p]
+	}
+	m, _ := spec.(map[string]any)
+	if m == nil {
+		return nil // a status write: the spec is the stored one
+	}
+	// (No containers at all is let through: tests make Pods of metadata
+	// alone, and divergence 1 of doc.go says so.)
+	name, _ := o.meta()["name"].(string)
+	for i, c := range asList(m["containers"]) {
+		cm, _ := c.(map[string]any)
+		for _, k := range []string{"name", "image"} {
+			if v, _ := cm[k].(string); v == "" {
+				return invalid(kind, name, fmt.Sprintf("%s.containers[%d].%s", field, i, k), "FieldValueRequired", "Required value")
+			}
+		}
+	}
+	return nil
 }
 
 func dropEmpties(m map[string]any, s *schema) {
