@@ -17,9 +17,13 @@
 // TestDifferential skips without a server; CI runs it with the default count
 // against each server it starts. The full count:
 //
-//	KUBEWIRE_TEST_KUBECONFIG=/work/clusters/v137/kubeconfig \
+//	KUBEWIRE_TEST_KUBECONFIG=$CLUSTER/kubeconfig \
 //	KUBEWIRE_DIFFTEST_COUNT=20000 KUBEWIRE_DIFFTEST_WORKERS=2 \
 //	go test -run TestDifferential -timeout 0 -v ./apiclient/apitest/difftest
+//
+// ($CLUSTER is the directory .ci/cluster/up.sh made.) On 2026-11-25, on two
+// cores, 20,000 sequences took about 80 minutes against v1.37.2 and 5,000
+// about 21 minutes against v1.32.4, each server shared with other runs.
 //
 // KUBEWIRE_DIFFTEST_SEED picks the first seed (1), KUBEWIRE_DIFFTEST_MAX how
 // many divergences to report before stopping (3). Each worker works in a
