@@ -43,6 +43,10 @@
 // remove, replace and test ops on members of objects (jsonpatch.go; a failed
 // test is a 422, as on the real server).
 //
+// HoldWatch (hold.go) makes a resource's watches lag until the test releases
+// them, while its writes are answered at once: a controller's cache behind its
+// own write, on demand.
+//
 // # Time
 //
 // Clock is a fake apiclient.Clock: nothing waits until the test calls Step. A test
