@@ -63,10 +63,10 @@ type Options struct {
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
 	// OwnWrites, when set, tells WaitForOwnWrites what to wait for: once every
 	// write of this informer's objects that the process began before the call is
-	// over, the newest resourceVersion those the server accepted were answered
-	// with ("" for none, or none that is an integer). controller.Manager sets it
-	// from its client's writes (apiclient.Client.OnWrite); an error ends the wait.
-	OwnWrites func(ctx context.Context) (string, error)
+	// over, what the server answered them with (ownwrites.go). controller.Manager
+	// sets it from its client's writes (apiclient.Client.OnWrite); an error ends
+	// the wait.
+	OwnWrites func(ctx context.Context) (Written, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
 	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,

@@ -35,35 +35,52 @@ func TestInformer_Observed_compares_integers_and_says_when_it_cannot(t *testing.
 	})
 }
 
-// WaitForOwnWrites waits for what OwnWrites names, bounded by its context; with
-// nothing written, or no OwnWrites at all, it returns at once.
-func TestInformer_WaitForOwnWrites_waits_for_the_cache_to_reach_the_write(t *testing.T) {
+// WaitForOwnWrites waits for what OwnWrites names — a version reached, deleted
+// objects gone — bounded by its context; with nothing written, or no OwnWrites
+// at all, it returns at once.
+func TestInformer_WaitForOwnWrites_waits_for_the_cache_to_show_the_writes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		wrote := ""
-		inf, src, start := newInformer(t, informer.Options{OwnWrites: func(context.Context) (string, error) { return wrote, nil }})
+		var wrote informer.Written
+		inf, src, start := newInformer(t, informer.Options{OwnWrites: func(context.Context) (informer.Written, error) { return wrote, nil }})
 		start()
-		must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "3")}, "9"))
+		a := pod("a", "3")
+		a.Metadata.UID = "u-a"
+		must(t, src.Sink.Replace([]*apiclient.Object{a}, "9"))
 		synctest.Wait()
 		lister := informer.NewLister[struct{}](inf)
 		must(t, lister.WaitForOwnWrites(t.Context())) // nothing written
 
-		wrote = "12"
-		done := make(chan error, 1)
-		go func() { done <- lister.WaitForOwnWrites(t.Context()) }()
-		synctest.Wait()
-		select {
-		case err := <-done:
-			t.Fatalf("returned before the cache reached 12: %v", err)
-		default:
+		waits := func(until func()) {
+			t.Helper()
+			done := make(chan error, 1)
+			go func() { done <- lister.WaitForOwnWrites(t.Context()) }()
+			synctest.Wait()
+			select {
+			case err := <-done:
+				t.Fatalf("returned before the cache showed %s: %v", wrote, err)
+			default:
+			}
+			until()
+			must(t, <-done)
 		}
-		must(t, src.Sink.Update(pod("a", "12")))
-		must(t, <-done)
+		wrote = informer.Written{ResourceVersion: "12"}
+		waits(func() { must(t, src.Sink.Update(pod("b", "12"))) })
 
-		wrote = "20"
+		// A delete answered with a Status: no version, the object's uid. An
+		// object of the same name with another uid is not it.
+		wrote = informer.Written{Deleted: []informer.Deleted{{Namespace: "default", Name: "a", UID: "u-a"}}}
+		waits(func() {
+			a2 := pod("a", "13")
+			a2.Metadata.UID = "u-a2"
+			must(t, src.Sink.Delete(pod("a", "13")))
+			must(t, src.Sink.Add(a2))
+		})
+
+		wrote = informer.Written{ResourceVersion: "20"}
 		ctx, cancel := context.WithCancelCause(t.Context())
 		cancel(errors.New("the reconcile gave up"))
 		err := inf.WaitForOwnWrites(ctx)
-		if err == nil || !strings.Contains(err.Error(), `stands at resourceVersion "12", short of 20`) || !strings.Contains(err.Error(), "the reconcile gave up") {
+		if err == nil || !strings.Contains(err.Error(), `at resourceVersion "13", does not show this process's own writes yet (rv 20)`) || !strings.Contains(err.Error(), "the reconcile gave up") {
 			t.Fatalf("cancelled wait: %v", err)
 		}
 
