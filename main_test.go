@@ -48,6 +48,34 @@ var testsMayImport = map[string][]string{
 // (apiclient/realtest: from apiclient on).
 var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "controller/informer/informertest"}
 
+// Inside controller/ (43% of the module), the packages form layers of their
+// own, and a non-test file of one may import, of the others under controller/,
+// only these. Values first (trace, pipeline, metrics), then the machinery
+// beneath a controller (informer, leaderelection, sharding), the reconcile loop
+// and the Manager (controller), the toolkit a Reconciler uses (events, status,
+// finalizer), the live page, the example controllers, and the command (cli),
+// which wires them all. A package missing from this table is an error: a new
+// package takes its place in the layers on purpose.
+var controllerMayImport = map[string][]string{
+	"controller/trace":                 nil,
+	"controller/pipeline":              nil,
+	"controller/metrics":               nil,
+	"controller/events":                nil,
+	"controller/status":                nil,
+	"controller/leaderelection":        nil,
+	"controller/informer":              {"controller/trace", "controller/metrics"},
+	"controller/informer/informertest": {"controller/informer"},
+	"controller/sharding":              {"controller/informer", "controller/leaderelection", "controller/metrics"},
+	"controller":                       {"controller/trace", "controller/pipeline", "controller/metrics", "controller/events", "controller/informer", "controller/leaderelection", "controller/sharding"},
+	"controller/finalizer":             {"controller"},
+	"controller/live":                  {"controller/trace", "controller/pipeline", "controller/metrics"},
+	"controller/live/livetest":         nil,
+	"controller/foo":                   {"controller", "controller/informer", "controller/events", "controller/status", "controller/finalizer"},
+	"controller/podrestart":            {"controller", "controller/informer"},
+	"controller/chaos":                 nil,
+	"controller/cli":                   {"*"},
+}
+
 const module = "github.com/kubewire/kubewire"
 
 func TestImports_flow_along_the_pipeline(t *testing.T) {
@@ -93,6 +121,9 @@ func TestImports_flow_along_the_pipeline(t *testing.T) {
 			if target == "" {
 				target = "."
 			}
+			if strings.HasPrefix(rel, "controller") && top == "controller" && !strings.HasSuffix(name, "_test.go") {
+				checkController(t, path, rel)
+			}
 			if target == top || contains(allowed, target) {
 				continue
 			}
@@ -105,6 +136,24 @@ func TestImports_flow_along_the_pipeline(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkController checks one import of a non-test file under controller/
+// against controllerMayImport.
+func checkController(t *testing.T, path, imported string) {
+	t.Helper()
+	pkg := filepath.ToSlash(filepath.Dir(path))
+	if imported == pkg {
+		return
+	}
+	allowed, known := controllerMayImport[pkg]
+	switch {
+	case !known:
+		t.Errorf("%s: package %s is not in main_test.go's controllerMayImport: give it its place among the layers", path, pkg)
+	case contains(allowed, "*") || contains(allowed, imported):
+	default:
+		t.Errorf("%s imports %s: %s may import, under controller/, %s", path, imported, pkg, describe(allowed))
 	}
 }
 

@@ -6,12 +6,17 @@ import (
 	"github.com/kubewire/kubewire/queue"
 )
 
-// Clock is the one time source of a process's controllers: it is a queue.Clock
-// (the workqueue's delays and metrics, the shutdown timeout) and an
+// Clock is the one time source of a Manager and everything it runs: it is a
+// queue.Clock (the workqueues' delays and metrics, the shutdown timeout) and an
 // apiclient.Clock (the informers' resyncs, their Reflectors' backoffs, leader
-// election's waits). Give the same value to Options.Clock, ManagerOptions.Clock
-// and apiclient.Options.Clock, and every wait in the process follows it.
-// apiclient/apitest's Clock is the fake tests step; RealClock is the wall clock.
+// election's and sharding's waits, the events Recorders, the metrics' ages).
+// ManagerOptions.Clock sets it for all of them; give the Manager's client the
+// same one (apiclient.Options.Clock) for its rate limiting and Retry-After
+// waits. apiclient/apitest's Clock is the fake tests step; RealClock is the
+// wall clock. Two waits do not follow it: a Reconcile's ReconcileTimeout
+// (context.WithTimeout, wall-clock time) and the short waits of
+// apiclient.RetryOnConflict and the finalizer helpers between conflicting
+// writes (10 ms, wall-clock).
 type Clock interface {
 	queue.Clock
 	// After is time.After, as apiclient.Clock has it.

@@ -89,9 +89,7 @@ func TestController_reconciles_each_changed_object(t *testing.T) {
 		t.Fatalf("after delete got %q", got)
 	}
 	// Reconcile has returned, but the loop records the call just after: wait for it.
-	for f.ctrl.Stats().Reconciles < 2 {
-		yield()
-	}
+	waitUntil(t, "2 reconciles counted", func() bool { return f.ctrl.Stats().Reconciles >= 2 })
 	if s := f.ctrl.Stats(); s.Reconciles != 2 || s.Errors != 0 {
 		t.Fatalf("stats %+v", s)
 	}
@@ -105,9 +103,7 @@ func TestController_failing_reconcile_backs_off_then_is_dropped(t *testing.T) {
 	// before its time.
 	for i, wait := range []time.Duration{0, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond} {
 		if wait > 0 {
-			for f.clock.Timers() == 0 { // the worker has not re-queued yet
-				waitForTimer(f.clock)
-			}
+			waitForTimer(t, f.clock) // the worker has re-queued
 			f.clock.Step(wait - time.Nanosecond)
 			select {
 			case got := <-f.rec.calls:
@@ -143,7 +139,7 @@ func TestController_requeue_after(t *testing.T) {
 	f := newController(t, newLog(map[string][]error{"default/a": {errors.New("requeue")}}), controller.Options{})
 	must(t, f.src.Sink.Add(pod("a", "2")))
 	<-f.rec.calls
-	waitForTimer(f.clock)
+	waitForTimer(t, f.clock)
 	f.clock.Step(time.Minute)
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("requeued call: %q", got)
@@ -153,7 +149,7 @@ func TestController_requeue_after(t *testing.T) {
 func TestController_panic_in_reconcile_is_an_error(t *testing.T) {
 	f := newController(t, newLog(map[string][]error{"default/a": {errors.New("panic")}}), controller.Options{})
 	must(t, f.src.Sink.Add(pod("a", "2")))
-	waitForTimer(f.clock) // requeued with backoff, process alive
+	waitForTimer(t, f.clock) // requeued with backoff, process alive
 	f.clock.Step(5 * time.Millisecond)
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("after panic: %q", got)
@@ -172,7 +168,7 @@ func TestController_shutdown_waits_for_reconciles_up_to_the_timeout(t *testing.T
 	must(t, f.src.Sink.Add(pod("b", "2")))
 	<-rec.started // a reconcile is in flight (one worker: a)
 	f.tm.cancel()
-	waitForTimer(f.clock) // the shutdown timer is armed: Run is waiting
+	waitForTimer(t, f.clock) // the shutdown timer is armed: Run is waiting
 	select {
 	case <-f.tm.done:
 		t.Fatal("Run returned while a reconcile was in flight")
@@ -213,15 +209,11 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 	must(t, f.src.Sink.Add(pod("a", "2")))
 	<-hung.started
 	f.tm.cancel()
-	waitForTimer(clock)
+	waitForTimer(t, clock)
 	clock.Step(10 * time.Second) // the reconcile's context is cancelled; it takes no notice
 	// The grace timer is armed (old code armed none and waited without bound; the
 	// real-time deadline is a watchdog, not a timing assertion).
-	for watchdog := time.Now().Add(time.Minute); clock.Timers() == 0; yield() {
-		if time.Now().After(watchdog) {
-			t.Fatal("no grace timer after the reconcile's context was cancelled: Run waits for it without bound")
-		}
-	}
+	waitUntil(t, "a grace timer after the reconcile's context was cancelled (Run would wait for it without bound)", func() bool { return clock.Timers() > 0 })
 	select {
 	case <-done:
 		t.Fatalf("Run returned (%v) at the first timeout, before the cancelled reconcile's grace", f.tm.err)
@@ -239,12 +231,20 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 }
 
 // waitForTimer blocks until the fake clock has a timer armed.
-func waitForTimer(c *apitest.Clock) {
-	for c.Timers() == 0 {
-		yield()
-	}
+func waitForTimer(t testing.TB, c *apitest.Clock) {
+	t.Helper()
+	waitUntil(t, "a timer armed on the fake clock", func() bool { return c.Timers() > 0 })
 }
 
-// yield lets other goroutines run; used only to wait for a state the test can
-// observe, never to wait for time to pass.
-func yield() { runtime.Gosched() }
+// waitUntil lets other goroutines run until cond holds: a state the test can
+// observe, never time passing. A minute without it fails the test (a watchdog,
+// not a timing assertion: a regression fails here instead of hanging until the
+// test binary's timeout).
+func waitUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for watchdog := time.Now().Add(time.Minute); !cond(); runtime.Gosched() {
+		if time.Now().After(watchdog) {
+			t.Fatalf("not within a minute: %s", what)
+		}
+	}
+}

@@ -11,6 +11,40 @@
 //	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller
 //	                                                    ^^^^^^^^^^
 //
+// # Building a controller
+//
+// One way, one expression (builder.go), with the Manager supplying everything
+// process-wide — the client, the shared informers, the logger, the trace, the
+// clock, the metrics and an events Recorder it runs:
+//
+//	m, _ := controller.NewManager(client, controller.ManagerOptions{Namespace: "shop"})
+//	r := &reconciler{client: m.Client(), foos: controller.Lister[Foo](m), events: m.Recorder("example.com/foo")}
+//	_, err := controller.New(m, "foo", controller.Options{Workers: 2}).
+//		For(Foos, controller.WithPredicates(controller.GenerationChanged)). // what it reconciles
+//		Owns(apiclient.Deployments).                                        // what it controls (ChildOf)
+//		Watches(apiclient.Secrets, controller.ToIndexed(m.Informer(Foos), "bySecret")). // what else
+//		Complete(r)
+//	err = m.Run(ctx)
+//
+// A Go type of your own stands for a resource once (apiclient.TypedObject: a
+// Resource method, ObjectMeta embedded); the Lister, the typed client
+// (apiclient.Typed), owner references (ChildOf), events, finalizers and status
+// take the object and fill in apiVersion and kind themselves.
+// bench/operators/kubewire is a whole operator built so, next to its
+// controller-runtime twin.
+//
+// # What a Reconciler may change
+//
+// Everything it is handed is its own. The cache hands out copies
+// (informer.Informer's Get, List and ByIndex copy the object's metadata, a
+// Lister a deep copy of the value it decoded once), and no helper changes the
+// object it is given: ChildOf builds new metadata, finalizer and status read
+// the object and write to the server, status.SetCondition never writes into the
+// slice it was given. A Reconciler can change what it read and compare it with
+// what it read; the cache does not see either (TestCache_cannot_be_changed_through_what_a_reconcile_reads).
+// Handlers (and Watches' mappings) alone are given the cache's own objects, and
+// must only read them.
+//
 // # Following one object
 //
 // What each stage holds, and under what name:
@@ -27,12 +61,13 @@
 //	  ─▶ FIFO (fifo)                         Delta{Added, "default/web-1", obj}
 //	  ─▶ processLoop (informer)              Pop ─▶ store.Put ─▶ one notification per listener
 //	  ─▶ listener, one per handler           its own goroutine and buffer
-//	  ─▶ handler: Controller.Watch's         RequestFor(obj) ─▶ queue.Add(Request{default, web-1})
+//	  ─▶ handler: the For's, Owns', …        RequestFor(obj) ─▶ queue.Add(Request{default, web-1})
 //	  ─▶ worker (controller.go)              Get ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
 //	                                         Reconcile reads the object back from the store by key
 //
 // controller/informer is the first half (Reflector to handlers), controller.go
-// the second (queue to Reconcile), manager.go the process around them.
+// the second (queue to Reconcile), manager.go the process around them;
+// controller/trace names each of these hops, one Event each.
 //
 // # The reconcile loop, and why it is level-based
 //
@@ -48,11 +83,12 @@
 //	error                   AddRateLimited, without a limit (see below)
 //	Terminal(error)         Forget, log: retrying cannot help
 //	panic                   recovered, counted, treated as an error
-//	every ResyncPeriod      each cached object's Request again, changed or not
+//	every ResyncPeriod      each cached object of the For's Request again, changed or
+//	                        not, whatever the predicates say (predicate.go says why)
 //
 // Each Reconcile's context has a deadline when ReconcileTimeout is set.
 //
-// Workers start once each handler the controller registered with Watch has been
+// Workers start once each handler the controller registered (For, Owns, Watches) has been
 // given its informer's initial list (Registration.WaitForSync; informer's doc.go,
 // "Synced and resync", says what that means). They wait for this controller's
 // handlers only: on an informer shared with another controller, that one's slow
@@ -63,23 +99,28 @@
 //
 // # What is queued, and in what order
 //
-// Watch maps each event to Requests (the object's own, or its owner's with
-// ToOwner: owner.go says how owner references work) and lets updates through only
-// if its Predicates pass them (predicate.go: GenerationChanged is the usual one).
-// What is probably unchanged — the objects of an informer's initial list, and
-// resyncs — is queued at low priority (queue/priority.go), behind every real
-// change: after a restart with 10,000 objects, an object that changes is
-// reconciled right after the Request in flight, where in one FIFO it waited for
-// 5,000 others (priority_test.go). Measured with Reconciles of 47 µs each
+// Each watch maps events to Requests — For: the object's own; Owns: its
+// controller owner's (ChildOf says how owner references work); Watches: what
+// the mapping says (ToIndexed finds objects through an index) — and lets
+// updates through only if its predicates pass them (WithPredicates;
+// predicate.go: GenerationChanged is the usual one). What is probably
+// unchanged — the objects of an informer's initial list, and resyncs — is
+// queued at low priority (queue/priority.go), behind every real change: after
+// a restart with 10,000 objects, an object that changes is reconciled right
+// after the Request in flight, where in one FIFO it waited for 5,000 others
+// (priority_test.go). Measured with Reconciles of 47 µs each
 // (BenchmarkChange_after_a_restart, 2026-11-24, 2 vCPU): 0.42 ms from the
 // watch event to its Reconcile, against 236 ms in one FIFO.
 //
-// Watch while Run runs registers the handler at once (the informer gives it its
-// cache as adds); the workers, already running, do not wait for it. Watch after
-// Run has returned is an error. Making a late Watch work, rather than refusing
-// it, is what controller-runtime does and what a controller needs to watch a
-// CRD that appears while it runs; refusing it after Run returned, rather than
-// accepting it, is because nothing would ever take its Requests.
+// Periodic work has one setting: Options.ResyncPeriod, every cached object of
+// the For resource reconciled again each period. A Reconcile that waits on time
+// for one object asks for itself with Result.RequeueAfter; that is no setting,
+// but its answer.
+//
+// A controller completed while the Manager runs starts at once: its informers
+// are started (or shared, already running), and its workers wait for its own
+// handlers to have their informers' initial lists, as before Run. Complete after
+// the Manager has stopped is an error: nothing would ever take its Requests.
 //
 // # Failure handling
 //
@@ -124,10 +165,11 @@
 //     leader election, controllers run only while this replica holds the Lease;
 //     the informers run always, so a standby takes over with a warm cache.
 //   - With sharding (ManagerOptions.Sharding, package sharding), every replica
-//     works: a controller whose own informer is Sharded reconciles only the
-//     objects of its replica's hash ranges, and never one another replica is
-//     reconciling; its Requests for objects not in its cache are skipped,
-//     and a Reconcile's context ends if the replica's Lease renewal lapses.
+//     works: a controller reconciles only the objects of its For resource in its
+//     replica's hash ranges, and never one another replica is reconciling; its
+//     Requests for objects not in its cache are skipped, and a Reconcile's
+//     context ends if the replica's Lease renewal lapses. Every informer of a
+//     resource some controller reconciles caches this replica's share.
 //
 // # Compared with client-go and controller-runtime
 //
@@ -143,6 +185,11 @@
 //     controllers do with a maxRetries of their own).
 //   - Result.Requeue and Options.ReconcileTimeout are controller-runtime's
 //     Requeue and ReconciliationTimeout.
+//   - The builder is controller-runtime's (For, Owns, Watches, Complete) with the
+//     Manager as the only source of what is process-wide; a type names its
+//     resource itself (no Scheme), the cache hands out copies (no DeepCopy
+//     rule to remember), and a resync passes the predicates (controller-runtime's
+//     SyncPeriod does not pass GenerationChangedPredicate).
 //   - Workers wait for the handlers to have the initial list, not only the cache
 //     (kubernetes#113763).
 //   - Predicates decide updates only, on the object before and after; adds and

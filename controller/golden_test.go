@@ -148,15 +148,13 @@ func TestGolden_reconcile_log(t *testing.T) {
 	}
 	s.expect(t)
 	for _, backoff := range []string{"5ms", "10ms"} {
-		waitForTimer(pclock)
+		waitForTimer(t, pclock)
 		s.say("# backoff %s passes", backoff)
 		pclock.Step(mustDuration(backoff))
 		s.expect(t)
 	}
 	// The loop counts the drop after Reconcile has returned: wait until it has.
-	for ctrl.Stats().Dropped == 0 {
-		yield()
-	}
+	waitUntil(t, "the drop counted", func() bool { return ctrl.Stats().Dropped > 0 })
 	s.say("# dropped: %d; a new change of f starts afresh", ctrl.Stats().Dropped)
 	if _, err := pc.Patch(ctx, "f", apiclient.MergePatch, []byte(`{"metadata":{"labels":{"x":"y"}}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -167,7 +165,7 @@ func TestGolden_reconcile_log(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect(t)
-	waitForTimer(pclock)
+	waitForTimer(t, pclock)
 	s.say("# a minute passes")
 	pclock.Step(60e9)
 	s.expect(t)
@@ -198,7 +196,7 @@ func TestGolden_failing_request_is_retried_until_it_succeeds(t *testing.T) {
 	s.expect(t)
 	var total time.Duration
 	for n := 1; n <= 20; n++ {
-		waitForTimer(g.clock)
+		waitForTimer(t, g.clock)
 		backoff := min(5*time.Millisecond<<(n-1), controller.DefaultMaxBackoff)
 		total += backoff
 		s.say("# backoff %s passes (failure %d)", backoff, n)

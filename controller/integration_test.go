@@ -123,13 +123,13 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 		cancel context.CancelFunc
 		m      *controller.Manager
 	}
-	start := func(name string) *replica {
+	start := func(name string, releaseOnCancel bool) *replica {
 		// Each replica is a process of its own, with a client of its own: a
 		// Manager hooks its client's OnRequest, which must happen before the
 		// client's first request (a shared client was a data race).
 		rc, _ := realtest.Client(t, apiclient.Options{})
 		m, err := controller.NewManager(rc, controller.ManagerOptions{Namespace: ns, Log: quiet,
-			LeaderElection: &leaderelection.Config{Namespace: ns, Name: lease, Identity: name}})
+			LeaderElection: &leaderelection.Config{Namespace: ns, Name: lease, Identity: name, ReleaseOnCancel: releaseOnCancel}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,11 +153,11 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"one"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	first := start("replica-1")
+	first := start("replica-1", false)
 	if got := <-first.calls; got != ns+"/one" {
 		t.Fatalf("leader reconciled %q", got)
 	}
-	second := start("replica-2")
+	second := start("replica-2", true)
 	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"two"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,15 +173,28 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 	// (ReleaseOnCancel is off), so the standby must wait for it to expire.
 	crashed := time.Now()
 	first.cancel()
+	// The figures logged are the hand-over times README states; the limits
+	// are watchdogs (LeaseDuration 15 s and RetryPeriod 2 s, twice over), not
+	// timing assertions.
 	select {
 	case <-second.calls: // the new leader reconciles everything once
-		took := time.Since(crashed)
-		t.Logf("hand-over after the leader stopped without releasing: %v", took.Round(time.Millisecond))
-		if took > 20*time.Second {
-			t.Fatalf("hand-over took %v, want within 20 s", took)
-		}
+		t.Logf("hand-over after the leader stopped without releasing (a crash): %v", time.Since(crashed).Round(time.Millisecond))
 	case <-time.After(40 * time.Second):
 		t.Fatal("the standby never took over")
+	}
+	for range 1 { // the rest of the first reconcile-everything
+		<-second.calls
+	}
+	// A clean stop: the leader releases the Lease (ReleaseOnCancel), and the
+	// standby takes it at its next try.
+	third := start("replica-3", true)
+	stopped := time.Now()
+	second.cancel()
+	select {
+	case <-third.calls:
+		t.Logf("hand-over after the leader stopped cleanly (ReleaseOnCancel): %v", time.Since(stopped).Round(time.Millisecond))
+	case <-time.After(40 * time.Second):
+		t.Fatal("the standby never took over after a clean stop")
 	}
 }
 
@@ -268,12 +281,12 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 		if !lifted.IsZero() && time.Since(lifted) > time.Minute {
 			t.Fatalf("still refused a minute after the policy was lifted (%d tries): %v", failures, err)
 		}
-		for ctrl.Queue().Metrics().Delayed == 0 { // until the loop has scheduled the retry
+		waitUntil(t, "the retry scheduled", func() bool {
 			if ctrl.Stats().Dropped > 0 {
 				t.Fatalf("the Request was dropped after %d refusals", failures)
 			}
-			yield()
-		}
+			return ctrl.Queue().Metrics().Delayed > 0
+		})
 		// The default backoff: 5 ms·2ⁿ⁻¹ after the n-th failure, up to the cap (from
 		// the 17th; the shift would overflow long after).
 		backoff := controller.DefaultMaxBackoff

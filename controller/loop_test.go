@@ -17,12 +17,12 @@ import (
 // Request: a retry timer armed, or the Request dropped (then it fails the test).
 func waitRetriedOrDropped(t *testing.T, f *fixture, failures int) {
 	t.Helper()
-	for f.clock.Timers() == 0 {
+	waitUntil(t, "the retry's timer", func() bool {
 		if d := f.ctrl.Stats().Dropped; d > 0 {
 			t.Fatalf("dropped after %d failures in a row; the default is to retry without a limit", failures)
 		}
-		yield()
-	}
+		return f.clock.Timers() > 0
+	})
 }
 
 func TestController_default_retries_without_limit_backing_off_to_the_cap(t *testing.T) {
@@ -51,9 +51,7 @@ func TestController_default_retries_without_limit_backing_off_to_the_cap(t *test
 	if got := <-f.rec.calls; got != "default/a err=<nil>" {
 		t.Fatalf("try 21: %q", got)
 	}
-	for f.ctrl.Stats().Reconciles < 21 {
-		yield()
-	}
+	waitUntil(t, "21 reconciles counted", func() bool { return f.ctrl.Stats().Reconciles >= 21 })
 	if s := f.ctrl.Stats(); s.Dropped != 0 || s.Errors != 20 {
 		t.Fatalf("stats %+v, want 20 errors and nothing dropped", s)
 	}
@@ -197,7 +195,7 @@ func TestController_requeue_is_rate_limited_and_not_an_error(t *testing.T) {
 	must(t, f.src.Sink.Add(pod("a", "1")))
 	for i, wait := range []time.Duration{0, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond} {
 		if wait > 0 {
-			waitForTimer(clock)
+			waitForTimer(t, clock)
 			clock.Step(wait - time.Nanosecond)
 			select {
 			case got := <-rec.calls:
@@ -211,9 +209,7 @@ func TestController_requeue_is_rate_limited_and_not_an_error(t *testing.T) {
 			t.Fatalf("call %d: %q, want %q", i+1, got, want)
 		}
 	}
-	for ctrl.Stats().Reconciles < 4 {
-		yield()
-	}
+	waitUntil(t, "4 reconciles counted", func() bool { return ctrl.Stats().Reconciles >= 4 })
 	if s := ctrl.Stats(); s.Errors != 0 || s.Dropped != 0 || s.Requeues != 3 {
 		t.Fatalf("stats %+v, want 3 requeues, no error, nothing dropped", s)
 	}

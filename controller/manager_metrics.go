@@ -2,7 +2,6 @@ package controller
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
@@ -44,7 +43,7 @@ func (m *Manager) reflectorMetrics(key InformerKey, r healthReporter) {
 		if at.IsZero() {
 			return -1
 		}
-		return time.Since(at).Seconds()
+		return m.opts.Clock.Since(at).Seconds()
 	})
 	m.reg.GaugeFunc("kubewire_reflector_watching", "1 while the reflector has a watch open.", l, func() float64 {
 		if r.Health().State == listwatch.Watching {

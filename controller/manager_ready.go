@@ -6,8 +6,12 @@ import (
 )
 
 // Ready is what /readyz answers: ready when every informer has synced and, with
-// leader election, the Lease could be read or written at the latest tries; the
-// string is the replica's role ("leader", "standby"; "" without election).
+// leader election, the Lease could be read or written at the latest tries, or,
+// with sharding, the replica serves its ranges; the string says the replica's
+// role: "leader" or "standby" with leader election, the ranges served and by
+// whom they are filtered with sharding (shardReady), "" alone. A sharded
+// replica that waits (for its own Lease, for another member to release a
+// range) says for what and on whom, ahead of its informers' sync.
 func (m *Manager) Ready() (string, error) {
 	if m.sharder != nil {
 		// A replica waiting to serve its share says for what and on whom;

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -205,9 +204,9 @@ func TestManager_serves_reconcile_durations_and_outcomes(t *testing.T) {
 	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("good", "1"), pod("bad", "2")}, "2"))
 	// Both reconciled, and their outcomes counted: a worker counts the reconcile,
 	// then the terminal error, then tells the queue it is Done.
-	for ctrl.Stats().Reconciles < 2 || ctrl.Queue().Metrics().Processing > 0 {
-		runtime.Gosched()
-	}
+	waitUntil(t, "both reconciles counted and done", func() bool {
+		return ctrl.Stats().Reconciles >= 2 && ctrl.Queue().Metrics().Processing == 0
+	})
 	page := scrape(t, m.Registry())
 	for _, want := range []string{
 		`kubewire_reconcile_time_seconds_bucket{controller="timed",le="0.1"} 0`,

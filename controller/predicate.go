@@ -15,11 +15,14 @@ import (
 // writes its object's status would otherwise be woken by its own write, reconcile,
 // find nothing to do, and have spent a reconcile on it (on every write it makes).
 //
-// A resync replays the cached object as an update whose old and new are the same
-// object, so every predicate here drops it (Not of one passes it): a watch with
-// GenerationChanged ignores resyncs, as controller-runtime's
-// GenerationChangedPredicate does. The controller's Options.ResyncPeriod does not
-// go through predicates: it is the periodic safety net.
+// A resync (Options.ResyncPeriod) replays the cached object as an update whose
+// old and new are the same object; predicates are not asked about it: every
+// resync reaches Reconcile. The resync is the periodic safety net for a world
+// that drifted without an event, and a predicate such as GenerationChanged,
+// which passes no update of an unchanged object, would turn it off without a
+// word (controller-runtime's GenerationChangedPredicate does just that to its
+// SyncPeriod). Predicates decide which changes are worth a reconcile; a resync
+// is not a change.
 type Predicate func(old, new *apiclient.Object) bool
 
 // GenerationChanged passes updates that changed metadata.generation: the spec,

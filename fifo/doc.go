@@ -108,7 +108,8 @@
 //
 // # What kubewire took from client-go's FIFOs since 1.33, and what not
 //
-//   - RealFIFO is GA and the only FIFO of client-go 1.36; DeltaFIFO is legacy.
+//   - InOrderInformers is GA in client-go 1.36 (kubernetes#136601): its informers
+//     use RealFIFO; DeltaFIFO stays in the library, to be deprecated.
 //     Adopted: kubewire's informers use InOrderFIFO unless told otherwise
 //     (informer.Options.DeltaFIFO), and DeltaFIFO stays here to teach the
 //     difference. The pipeline benchmark (BenchmarkInformer_10k_pods_then_10k_events,

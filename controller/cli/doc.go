@@ -17,7 +17,10 @@
 // be what kubectl accepts: pods, pod, po, deployments.apps, a custom resource.
 //
 //	(no command)           run when a cluster config is found, else demo
-//	run                    run.go: the podrestart controller on a Manager
+//	run [podrestart|foo]   run.go: an example controller on a Manager (podrestart, the
+//	                       classic pod-watch one, or foo, sample-controller's); with
+//	                       --leader-elect one replica works, with --shards
+//	                       (foo) every replica works on its share
 //	demo                   demo.go: the same controller on an in-process API server
 //	get RESOURCE [NAME…]   get.go: the server renders tables (it knows every
 //	                       resource's columns, CRDs' additionalPrinterColumns too);

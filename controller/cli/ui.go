@@ -6,9 +6,9 @@ import (
 	"net"
 
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/trace"
 )
 

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/cli"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
+	"github.com/kubewire/kubewire/controller/pipeline"
 )
 
 // uiRun is a kubewire command serving the page, run by uiCommand.

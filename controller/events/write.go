@@ -95,24 +95,17 @@ const writeTimeout = 10 * time.Second
 
 // write runs fn, and again after 1 s and 2 s when it fails in a way that may
 // pass (no answer, a 5xx; the client already waits out 429s): three tries, then
-// the error.
+// the error (apiclient.Retry). Each try has writeTimeout.
 func (r *Recorder) write(ctx context.Context, fn func(context.Context) error) error {
-	var err error
-	for try, wait := 0, time.Second; try < 3; try, wait = try+1, wait*2 {
+	return apiclient.Retry(ctx, writeRetry, r.opts.Clock, transient, func() error {
 		wctx, cancel := context.WithTimeout(ctx, writeTimeout)
-		err = fn(wctx)
-		cancel()
-		if err == nil || !transient(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-r.opts.Clock.After(wait):
-		}
-	}
-	return err
+		defer cancel()
+		return fn(wctx)
+	})
 }
+
+// writeRetry is write's series of waits: 1 s, then 2 s, for three tries.
+var writeRetry = apiclient.Backoff{Steps: 3, Duration: time.Second, Factor: 2}
 
 func transient(err error) bool {
 	code := apiclient.CodeOf(err)

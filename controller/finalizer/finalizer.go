@@ -11,10 +11,6 @@ import (
 	"github.com/kubewire/kubewire/controller"
 )
 
-// maxTries bounds how often Add and Remove re-read and retry after another writer
-// changed the finalizers first.
-const maxTries = 5
-
 // Reconcile is a Reconcile step for an object with a finalizer: while obj lives,
 // it makes sure the finalizer is there, then calls apply; once obj is being
 // deleted (deletionTimestamp set) and the finalizer is still there, it calls
@@ -69,51 +65,53 @@ func Remove(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject,
 }
 
 // change patches the finalizers to edit(current), testing that they are still
-// current, and on a failed test reads the object again and retries. edit returns
-// nil when there is nothing to do. It works on a copy of obj's metadata. An
-// object found gone is success when goneIsDone (a removal), else the NotFound
-// is returned (an object to add a finalizer to is not there).
+// current, and when another writer changed them first (the test fails) reads
+// the object again and retries: apiclient.Retry with client-go's DefaultRetry,
+// five tries. edit returns nil when there is nothing to do. It works on a copy
+// of obj's metadata. An object found gone is success when goneIsDone (a
+// removal), else the NotFound is returned (an object to add a finalizer to is
+// not there).
 func change(ctx context.Context, c *apiclient.Client, obj apiclient.TypedObject, name string, goneIsDone bool, edit func([]string) []string) error {
 	meta := obj.GetObjectMeta().DeepCopy()
 	rc := c.Resource(obj.Resource()).Namespace(meta.Namespace)
-	for try := 1; ; try++ {
+	err := apiclient.Retry(ctx, apiclient.DefaultRetry, apiclient.RealClock{}, raced, func() error {
 		next := edit(meta.Finalizers)
 		if next == nil {
 			return nil
 		}
-		patch, err := json.Marshal([]map[string]any{
-			{"op": "test", "path": "/metadata/finalizers", "value": orEmpty(meta.Finalizers)},
-			{"op": "replace", "path": "/metadata/finalizers", "value": next},
-		})
-		if err != nil {
+		_, err := rc.Patch(ctx, meta.Name, apiclient.JSONPatch, finalizersPatch(meta, next), apiclient.WriteOptions{})
+		if !raced(err) {
 			return err
 		}
-		if meta.Finalizers == nil {
-			// No list to test: a "test" of a missing member fails. Test that the
-			// object is the version read instead, and add the list.
-			patch, _ = json.Marshal([]map[string]any{
-				{"op": "test", "path": "/metadata/resourceVersion", "value": meta.ResourceVersion},
-				{"op": "add", "path": "/metadata/finalizers", "value": next},
-			})
-		}
-		_, err = rc.Patch(ctx, meta.Name, apiclient.JSONPatch, patch, apiclient.WriteOptions{})
-		switch {
-		case err == nil:
-			return nil
-		case apiclient.IsNotFound(err) && goneIsDone:
-			return nil // gone: nothing left to finalize
-		case !raced(err) || try == maxTries:
-			return fmt.Errorf("finalizer %s on %s: %w", name, meta.Name, err)
-		}
-		fresh, err := rc.Get(ctx, meta.Name)
-		if apiclient.IsNotFound(err) && goneIsDone {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("finalizer %s on %s: %w", name, meta.Name, err)
+		fresh, gerr := rc.Get(ctx, meta.Name)
+		if gerr != nil {
+			return gerr // not raced: ends the retries
 		}
 		meta = fresh.Metadata
+		return err // raced: try again with what the server has now
+	})
+	if err == nil || apiclient.IsNotFound(err) && goneIsDone { // gone: nothing left to finalize
+		return nil
 	}
+	return fmt.Errorf("finalizer %s on %s: %w", name, meta.Name, err)
+}
+
+// finalizersPatch is a JSON patch that sets the finalizers to next if they are
+// still meta's. With no list to test (a "test" of a missing member fails), it
+// tests that the object is the version read instead, and adds the list.
+func finalizersPatch(meta apiclient.ObjectMeta, next []string) []byte {
+	ops := []map[string]any{
+		{"op": "test", "path": "/metadata/finalizers", "value": orEmpty(meta.Finalizers)},
+		{"op": "replace", "path": "/metadata/finalizers", "value": next},
+	}
+	if meta.Finalizers == nil {
+		ops = []map[string]any{
+			{"op": "test", "path": "/metadata/resourceVersion", "value": meta.ResourceVersion},
+			{"op": "add", "path": "/metadata/finalizers", "value": next},
+		}
+	}
+	patch, _ := json.Marshal(ops) // maps of strings and string slices always encode
+	return patch
 }
 
 // raced: the test op failed (422, the server's answer to a failed test) or the

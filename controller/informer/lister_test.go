@@ -1,11 +1,12 @@
 package informer_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
-	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
@@ -65,8 +66,12 @@ func TestLister_decodes_once_per_resourceVersion_and_hands_out_copies(t *testing
 		t.Fatalf("decoded %d times for two Gets and a List of one resourceVersion, want 1", n)
 	}
 	must(t, src.Sink.Update(withNode("2")))
-	for o, _ := inf.Get("default", "a"); o.Metadata.ResourceVersion != "2"; o, _ = inf.Get("default", "a") {
-		runtime.Gosched() // the informer applies the update on its own goroutine
+	// The informer applies the update on its own goroutine: wait for the
+	// store to stand at it (a minute at most: a watchdog).
+	wait, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if !inf.WaitForStoreVersion(wait, "2") {
+		t.Fatal("the store never reached the update's resourceVersion")
 	}
 	after, err := pods.Get("default", "a")
 	if err != nil || after.Metadata.ResourceVersion != "2" || decodes.Load() != 2 {

@@ -23,7 +23,7 @@ type Options struct {
 	// of your own ignores it.
 	MetadataOnly bool
 	// DeltaFIFO picks client-go's classic DeltaFIFO over the in-order FIFO (its
-	// RealFIFO, the only FIFO of client-go 1.36). The in-order FIFO is the default:
+	// RealFIFO, which client-go 1.36's informers use: InOrderInformers is GA). The in-order FIFO is the default:
 	// the cache always stands at one resourceVersion, so a handler that reads
 	// several objects together never sees one's future beside another's past.
 	// DeltaFIFO hands each object's changes over in one Pop, which is all a

@@ -30,38 +30,34 @@ func hopOf(e trace.Event) Hop {
 	return h
 }
 
+// reflectorSteps explains each of the Reflector's steps.
+var reflectorSteps = map[listwatch.Op]struct{ what, file string }{
+	listwatch.OpList:     {"The Reflector asks the API server for every object (one page of a paged LIST).", "listwatch/list.go"},
+	listwatch.OpItem:     {"One object of the initial list arrives; the Reflector collects it until the list is complete.", "listwatch/list.go"},
+	listwatch.OpListed:   {"The list is complete: the Reflector replaces the FIFO's view with it, and will watch from its resourceVersion.", "listwatch/reflector.go"},
+	listwatch.OpWatch:    {"The Reflector opens a watch: one long HTTP response, a JSON event per change.", "listwatch/watch.go"},
+	listwatch.OpAdd:      {"A watch event arrives and the Reflector hands it to the FIFO.", "listwatch/watch.go"},
+	listwatch.OpUpdate:   {"A watch event arrives and the Reflector hands it to the FIFO.", "listwatch/watch.go"},
+	listwatch.OpDelete:   {"A watch event arrives and the Reflector hands it to the FIFO.", "listwatch/watch.go"},
+	listwatch.OpBookmark: {"A bookmark: the server says how far the watch has come; nothing changed.", "listwatch/watch.go"},
+	listwatch.OpClosed:   {"The server ended the watch (its timeout passed); the Reflector watches again from where it was.", "listwatch/reflector.go"},
+	listwatch.OpError:    {"A request or a stream failed; the Reflector decides between watching again, listing again and backing off.", "listwatch/reflector.go"},
+	listwatch.OpIdle:     {"The watch sent nothing for too long: the Reflector drops it and watches again.", "listwatch/watchdog.go"},
+	listwatch.OpFallback: {"The streaming list did not work: the Reflector lists with LIST instead.", "listwatch/watchlist.go"},
+	listwatch.OpBackoff:  {"The Reflector waits before it tries again, longer after each failure.", "listwatch/backoff.go"},
+}
+
 // explain is the sentence and the file for a hop: the tutorial, one step at a
 // time. What one hop cannot tell (which FIFO pops) the Hub adjusts after
 // (Hub.explainFiles).
 func explain(e trace.Event) (what, file string) {
 	switch e.Stage {
 	case trace.Reflector:
-		switch e.Step.Op {
-		case listwatch.OpList:
-			return "The Reflector asks the API server for every object (one page of a paged LIST).", "listwatch/list.go"
-		case listwatch.OpItem:
-			return "One object of the initial list arrives; the Reflector collects it until the list is complete.", "listwatch/list.go"
-		case listwatch.OpListed:
-			return "The list is complete: the Reflector replaces the FIFO's view with it, and will watch from its resourceVersion.", "listwatch/reflector.go"
-		case listwatch.OpWatch:
-			if e.Step.Initial {
-				return "The Reflector opens a watch that starts with every object (a streaming list, sendInitialEvents), then goes on with the changes.", "listwatch/watchlist.go"
-			}
-			return "The Reflector opens a watch: one long HTTP response, a JSON event per change.", "listwatch/watch.go"
-		case listwatch.OpAdd, listwatch.OpUpdate, listwatch.OpDelete:
-			return "A watch event arrives and the Reflector hands it to the FIFO.", "listwatch/watch.go"
-		case listwatch.OpBookmark:
-			return "A bookmark: the server says how far the watch has come; nothing changed.", "listwatch/watch.go"
-		case listwatch.OpClosed:
-			return "The server ended the watch (its timeout passed); the Reflector watches again from where it was.", "listwatch/reflector.go"
-		case listwatch.OpError:
-			return "A request or a stream failed; the Reflector decides between watching again, listing again and backing off.", "listwatch/reflector.go"
-		case listwatch.OpIdle:
-			return "The watch sent nothing for too long: the Reflector drops it and watches again.", "listwatch/watchdog.go"
-		case listwatch.OpFallback:
-			return "The streaming list did not work: the Reflector lists with LIST instead.", "listwatch/watchlist.go"
-		case listwatch.OpBackoff:
-			return "The Reflector waits before it tries again, longer after each failure.", "listwatch/backoff.go"
+		if e.Step.Op == listwatch.OpWatch && e.Step.Initial {
+			return "The Reflector opens a watch that starts with every object (a streaming list, sendInitialEvents), then goes on with the changes.", "listwatch/watchlist.go"
+		}
+		if x, ok := reflectorSteps[e.Step.Op]; ok {
+			return x.what, x.file
 		}
 		return "The Reflector took a step.", "listwatch/reflector.go"
 	case trace.FIFO:

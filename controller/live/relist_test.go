@@ -14,10 +14,10 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
-	"github.com/kubewire/kubewire/controller/pipeline"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/live"
 	"github.com/kubewire/kubewire/controller/live/livetest"
+	"github.com/kubewire/kubewire/controller/pipeline"
 )
 
 // snapshots reads the page's event stream until a snapshot satisfies done, and

@@ -10,8 +10,10 @@
 //
 // Every stage keeps its own numbers as plain values (queue.Metrics, an informer's
 // counts, the reflector's relists); the controller's manager registers them here,
-// mostly as funcs read at scrape time, so no stage imports this package and nothing
-// is counted twice. Three adapters are ready-made: RESTClient for apiclient's
+// mostly as funcs read at scrape time, so nothing is counted twice. The pipeline's
+// leaves (apiclient, listwatch, fifo, store, queue) do not import this package;
+// under controller/ the informer, the sharder and the reconcile loop use its
+// Histogram for what they time (main_test.go's table says who may). Three adapters are ready-made: RESTClient for apiclient's
 // OnRequest hook, Workqueue for package queue's snapshot, and LeaderElection for an
 // elector's IsLeader.
 //
@@ -27,7 +29,7 @@
 //		"Reconciles, by result.", "controller", "result")
 //	reconciles.With("pods", "success").Inc()
 //
-//	srv := metrics.Server{Addr: ":8080", Registry: reg, Ready: ready}
+//	srv := metrics.Server{Addr: "127.0.0.1:8080", Registry: reg, Ready: ready}
 //	err := srv.Run(ctx)                                         // until ctx is done
 //
 // example_test.go renders a page; testdata/page.golden is a whole one.

@@ -1,7 +1,7 @@
 package metrics
 
 import (
-	"bufio"
+	"bytes"
 	"io"
 	"math"
 	"strconv"
@@ -26,8 +26,7 @@ const ContentType = "text/plain; version=0.0.4; charset=utf-8"
 // Funcs are called here, one after another, with no lock of the registry held,
 // so a func may itself read the registry. The cost is O(series), plus the funcs.
 func (r *Registry) WriteTo(w io.Writer) (int64, error) {
-	cw := &countingWriter{w: w}
-	p := pageWriter{b: bufio.NewWriter(cw)}
+	p := pageWriter{b: new(bytes.Buffer)} // the page whole, then to w: a scrape is tens of KB
 	for _, f := range r.sortedFamilies() {
 		series := f.sortedSeries()
 		if len(series) == 0 {
@@ -39,15 +38,14 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 			p.series(f.name, s)
 		}
 	}
-	err := p.b.Flush() // a bufio.Writer keeps its first error: checking once suffices
-	return cw.n, err
+	return p.b.WriteTo(w)
 }
 
 // pageWriter writes sample lines. Numbers are formatted into scratch, reused from
 // line to line, so a scrape allocates per family rather than per line. Not safe for
 // concurrent use: WriteTo makes one per call.
 type pageWriter struct {
-	b       *bufio.Writer
+	b       *bytes.Buffer
 	scratch []byte
 }
 
@@ -148,15 +146,3 @@ var (
 
 func escapeHelp(s string) string  { return helpEscaper.Replace(s) }
 func escapeLabel(s string) string { return labelEscaper.Replace(s) }
-
-// countingWriter counts what reaches w, for WriteTo's result.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}

@@ -237,6 +237,17 @@ func (s *shardSink) Replace(list []*apiclient.Object, rv string) error {
 	return nil
 }
 
+// Bookmark passes listwatch.Bookmarker through: a bookmark names no object, so
+// it is every range's, and it moves the store's resourceVersion on a quiet
+// sharded resource as on any other (StoreResourceVersion and its gauge, and
+// the waits of WaitForStoreVersion).
+func (s *shardSink) Bookmark(resourceVersion string) error {
+	if b, ok := s.inner.(listwatch.Bookmarker); ok {
+		return b.Bookmark(resourceVersion)
+	}
+	return nil
+}
+
 // Held passes listwatch.Holder through, so that a relist keeps the objects the
 // cache holds unchanged instead of a second copy.
 func (s *shardSink) Held(obj *apiclient.Object) (*apiclient.Object, bool) {
