@@ -31,9 +31,7 @@ func TestMetrics_reconcile_total_by_result(t *testing.T) {
 	for _, name := range []string{"fine", "again", "later", "broken", "failing"} {
 		must(t, f.src.Sink.Add(pod(name, "2")))
 	}
-	for f.ctrl.Stats().Reconciles < 5 {
-		yield()
-	}
+	waitUntil(t, "five reconciles", func() bool { return f.ctrl.Stats().Reconciles == 5 })
 	page := scrape(t, f.tm.Registry())
 	for _, want := range []string{
 		`kubewire_reconcile_total{controller="pods",result="success"} 1`,
@@ -68,7 +66,7 @@ func TestMetrics_backoff_gauge_counts_requests_waiting_to_be_retried(t *testing.
 		return ""
 	}
 	must(t, f.src.Sink.Add(pod("a", "2")))
-	if got := <-f.rec.calls; got != "default/a err=boom" {
+	if got := nextCall(t, f.rec); got != "default/a err=boom" {
 		t.Fatalf("first try: %q", got)
 	}
 	waitRetriedOrDropped(t, f, 1)
@@ -76,10 +74,22 @@ func TestMetrics_backoff_gauge_counts_requests_waiting_to_be_retried(t *testing.
 		t.Fatalf("after a failure, backoff gauge %s, want 1", got)
 	}
 	f.clock.Step(5 * time.Millisecond)
-	if got := <-f.rec.calls; got != "default/a err=<nil>" {
+	if got := nextCall(t, f.rec); got != "default/a err=<nil>" {
 		t.Fatalf("retry: %q", got)
 	}
 	if got := gauge(); got != "0" {
 		t.Fatalf("after the retry, backoff gauge %s, want 0", got)
+	}
+}
+
+// nextCall is the next reconcile rec logs; it fails the test after a minute.
+func nextCall(t testing.TB, rec *reconcileLog) string {
+	t.Helper()
+	select {
+	case got := <-rec.calls:
+		return got
+	case <-time.After(time.Minute):
+		t.Fatal("no reconcile within a minute")
+		return ""
 	}
 }
