@@ -45,7 +45,8 @@
 //
 // HoldWatch (hold.go) makes a resource's watches lag until the test releases
 // them, while its writes are answered at once: a controller's cache behind its
-// own write, on demand.
+// own write, on demand. WatchLag (lag.go) does the same from between a client
+// and any server, a real one included, holding or delaying the watch's bytes.
 //
 // # Time
 //
