@@ -27,16 +27,20 @@ func (s *Server) HoldWatch(res apiclient.Resource) (release func()) {
 	}
 	l.held[coll]++
 	l.mu.Unlock()
+	return onlyOnce(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.held[coll]--; l.held[coll] == 0 {
+			delete(l.held, coll)
+		}
+		close(l.changed) // wake the watches: what was held is sent now
+		l.changed = make(chan struct{})
+	})
+}
+
+// onlyOnce returns a func that runs release the first time it is called, and
+// does nothing after: a release called twice releases once.
+func onlyOnce(release func()) func() {
 	var once sync.Once
-	return func() {
-		once.Do(func() {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			if l.held[coll]--; l.held[coll] == 0 {
-				delete(l.held, coll)
-			}
-			close(l.changed) // wake the watches: what was held is sent now
-			l.changed = make(chan struct{})
-		})
-	}
+	return func() { once.Do(release) }
 }

@@ -58,15 +58,12 @@ func (l *WatchLag) Hold() (release func()) {
 	l.holds++
 	l.wake()
 	l.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			l.holds--
-			l.wake()
-		})
-	}
+	return onlyOnce(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.holds--
+		l.wake()
+	})
 }
 
 // wake tells the readers that delay or holds changed; called with mu held.
