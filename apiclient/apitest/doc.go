@@ -122,6 +122,11 @@
 //     version kube-apiserver v1.37 still has in etcd but not in its cache
 //     (apitest answers from its history; the harness does not compare it).
 //
+// HoldWatch (hold.go) makes a resource's watches lag until the test releases
+// them, while its writes are answered at once: a controller's cache behind its
+// own write, on demand. WatchLag (lag.go) does the same from between a client
+// and any server, a real one included, holding or delaying the watch's bytes.
+//
 // # Time
 //
 // Clock is a fake apiclient.Clock: nothing waits until the test calls Step. A test

@@ -30,8 +30,9 @@ type liveState struct {
 	// compacted: changes at or below it are forgotten, and a watch from an older
 	// resourceVersion gets 410 Expired, as after an etcd compaction.
 	compacted int64
-	changed   chan struct{} // closed and replaced on every write: wakes the watches
-	stopped   chan struct{} // closed by close: ends every watch
+	changed   chan struct{}  // closed and replaced on every write: wakes the watches
+	held      map[string]int // collection → holds: its watches send no changes (hold.go)
+	stopped   chan struct{}  // closed by close: ends every watch
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be

@@ -14,7 +14,7 @@ import (
 // annotated k8s.io/initial-events-end. A resourceVersion older than the last Compact
 // gets a 410 ERROR event. The stream ends after timeoutSeconds (on the server's
 // clock), when the client leaves, or when the server closes. Periodic bookmarks are
-// not sent.
+// not sent. While the resource is held (HoldWatch), its changes wait.
 func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values, metadataOnly bool) {
 	sel, err := parseSelector(q.Get("labelSelector"))
 	if err != nil {
@@ -98,13 +98,15 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 	for {
 		l.mu.Lock()
 		var batch []change
-		for _, c := range l.history {
-			if c.rv > from && c.collection == t.collection() {
-				batch = append(batch, c)
+		if l.held[t.collection()] == 0 { // HoldWatch (hold.go)
+			for _, c := range l.history {
+				if c.rv > from && c.collection == t.collection() {
+					batch = append(batch, c)
+				}
 			}
-		}
-		if n := len(l.history); n > 0 && l.history[n-1].rv > from {
-			from = l.history[n-1].rv
+			if n := len(l.history); n > 0 && l.history[n-1].rv > from {
+				from = l.history[n-1].rv
+			}
 		}
 		wake, stopped := l.changed, l.stopped
 		l.mu.Unlock()

@@ -15,7 +15,8 @@
 // Reflector on Options.Client and Options.Resource, source.go), how objects are
 // reshaped on the way in (Options.Transform), how they are indexed
 // (Options.Indexers), and how it is read (cache.go; lister.go as values of the
-// caller's own type, each object decoded once).
+// caller's own type, each object decoded once; ownwrites.go, whether the cache
+// shows the process's own writes yet, and waiting until it does).
 //
 //	Reflector ─▶ Transform ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listener ─▶ Handler
 //	(Source)     sink.go       fifo    informer.go          store    listener.go  handler.go
@@ -123,6 +124,14 @@
 //     NewSharedIndexInformer needs its ListerWatcher and has no such default.
 //   - One Runner interface for what fills the FIFO, so tests drive an informer with
 //     a script (package informertest) and the command with the Reflector.
+//   - WaitForOwnWrites (ownwrites.go) is controller-runtime's read-your-own-writes
+//     client (v0.25, EnableReadYourWritesConsistency) as one explicit call
+//     before a read, on an Informer or a Lister: it waits, bounded by its
+//     context, until the cache has observed every write the process began
+//     before it. controller-runtime makes every cached read wait; here a read
+//     that needs it says so, and the others cost nothing. client-go has no
+//     such read; its LastStoreSyncResourceVersion is StoreResourceVersion, and
+//     Observed compares against it as client-go's ConsistencyStore does.
 //   - Lister[T] is client-go's generated FooLister for any type T of the
 //     caller's, with no code generation: an object is decoded into a T on first
 //     read and that value kept with the cached object; each read hands out a

@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -63,6 +64,12 @@ type Options struct {
 	// list (the cache keeps what it had). Objects arrive with managedFields
 	// already stripped unless the source was told to keep them.
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
+	// OwnWrites, when set, tells WaitForOwnWrites what to wait for: once every
+	// write of this informer's objects that the process began before the call is
+	// over, what the server answered them with (ownwrites.go). controller.Manager
+	// sets it from its client's writes (apiclient.Client.OnWrite); an error ends
+	// the wait.
+	OwnWrites func(ctx context.Context) (Written, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
 	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,
