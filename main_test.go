@@ -46,7 +46,7 @@ var testsMayImport = map[string][]string{
 // file that imported them would link it into the kubewire binary. Stages that may
 // import the package's top directory may import these from their tests
 // (apiclient/realtest: from apiclient on).
-var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "controller/informer/informertest", "controller/perturb"}
+var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apiclient/apitest/difftest", "controller/informer/informertest", "controller/perturb"}
 
 // Inside controller/ (43% of the module), the packages form layers of their
 // own, and a non-test file of one may import, of the others under controller/,

@@ -1,6 +1,7 @@
 package apiclient
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
@@ -41,9 +43,21 @@ type Client struct {
 	// goes out, before any answer (Code and Took are zero): a trace shows a
 	// write when it is made, ahead of the watch event it causes.
 	OnSend func(RequestInfo)
+	// OnWrite, when set before the first call, is told of each write of one
+	// object — Create, Update, Patch, Apply, Delete; not DeleteCollection — as
+	// it begins, with the caller's context, and the func it returns (nil: none)
+	// is called once when the write is over: with the object the server
+	// answered, or the error. A DELETE may be answered with the object or with
+	// a Status naming it (kind Status); the func gets either, decoded, or nil
+	// if the answer was neither. Both run on the caller's goroutine. The
+	// controller's staleness guard and its read-your-own-writes reads are built
+	// on it (package controller, "A stale cache after your own write").
+	OnWrite func(ctx context.Context, w WriteInfo) (done func(answer *Object, err error))
 
 	discoveryMu sync.Mutex
 	discovery   *discoveryCache
+
+	version atomic.Pointer[ServerVersion] // ServerVersion's first answer
 }
 
 // RequestInfo describes one finished HTTP request.

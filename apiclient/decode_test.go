@@ -289,3 +289,35 @@ func TestField_reads_metadata_and_the_rest(t *testing.T) {
 		t.Error("managedFields is still there")
 	}
 }
+
+// Reuse sees the object validated, its metadata decoded and its bytes not yet
+// copied, and what it returns is the result; nil lets the decode finish. Invalid
+// JSON never reaches it.
+func TestDecodeOptions_Reuse(t *testing.T) {
+	pod := []byte(strings.TrimSpace(readFile(t, "testdata/pod.json")))
+	held := &apiclient.Object{}
+	var seen *apiclient.Object
+	opts := apiclient.DecodeOptions{Reuse: func(o *apiclient.Object) *apiclient.Object {
+		seen = o
+		return held
+	}}
+	got, err := opts.Decode(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != held {
+		t.Fatalf("Decode returned %p, not what Reuse returned", got)
+	}
+	if _, copied := seen.FieldString("status", "phase"); seen.Key() != "bench-sample/load-000001" || seen.Metadata.ResourceVersion != "571" || copied {
+		t.Fatalf("Reuse saw %s rv=%q, status copied: %v; want the metadata alone", seen.Key(), seen.Metadata.ResourceVersion, copied)
+	}
+	opts.Reuse = func(*apiclient.Object) *apiclient.Object { return nil }
+	if got, err := opts.Decode(pod); err != nil || got == held || len(got.Raw()) == 0 {
+		t.Fatalf("with Reuse returning nil: %v, %v", got, err)
+	}
+	seen = nil
+	opts.Reuse = func(o *apiclient.Object) *apiclient.Object { seen = o; return nil }
+	if _, err := opts.Decode(pod[:len(pod)-1]); err == nil || seen != nil {
+		t.Fatalf("a cut pod: err %v, Reuse called %v", err, seen != nil)
+	}
+}

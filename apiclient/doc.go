@@ -23,7 +23,9 @@
 //	client.go                   Client: one per cluster (New, Options); clock.go its clock
 //	request.go                  the one request path, and the token bucket
 //	verbs.go, options.go        Get, Create, Update, Patch, Delete and their options;
-//	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T]
+//	write.go                    OnWrite: each write of one object and its answer
+//	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T];
+//	readahead.go                a LIST body read on a goroutine of its own
 //	paging.go                   ListLimits and PageGuard: what one list may bring in
 //	errors.go                   Status, StatusError, the Is helpers, RetryOnConflict
 //	object.go, meta.go          Object and ObjectMeta;
@@ -78,7 +80,8 @@
 //     ("GET https://host/api/v1/namespaces/x/pods/y: 404 NotFound: …"); no message
 //     holds a credential.
 //   - A LIST is decoded item by item as it arrives (ListEach), a watch event by
-//     event (Watcher.Next): memory holds one item, not the response.
+//     event (Watcher.Next): memory holds one buffer of the body (256 KiB for a
+//     LIST, four 64 KiB chunks read ahead), not the response.
 //   - Every body is bounded after decompression: a list by ListLimits (1 GiB and
 //     500,000 objects, all its pages together, each page read through
 //     PageGuard.Body; no continue token twice in one list), a document read

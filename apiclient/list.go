@@ -68,12 +68,15 @@ func (r ResourceClient) ListPage(ctx context.Context, g *PageGuard, opts ListOpt
 // reading the body, counting the items and checking the token through g.
 func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
 	req := request{verb: "GET", path: r.path("", nil), query: opts.values(), accept: r.accept(true)}
-	resp, err := r.c.do(ctx, req)
+	reqCtx, abort := context.WithCancel(ctx)
+	defer abort()
+	resp, err := r.c.do(reqCtx, req)
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	err = decodeList(g.Body(resp.Body), dopts, header, func(o *Object) error {
+	body := newReadAhead(resp.Body, abort) // read (and inflate) while the objects are decoded
+	defer body.Close()
+	err = decodeList(g.Body(body), dopts, header, func(o *Object) error {
 		if err := g.Items(1); err != nil {
 			return err
 		}
@@ -81,6 +84,9 @@ func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOpt
 	})
 	if err == nil {
 		err = g.Page(header.Continue)
+	}
+	if err == nil {
+		body.Drain(64 << 10) // the newline after the JSON, and the body's end
 	}
 	var limit listLimitError
 	if errors.As(err, &limit) {
@@ -93,9 +99,10 @@ func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOpt
 }
 
 // decodeList reads a list body, {"kind":…,"metadata":{…},"items":[…]}, one item at a
-// time (jsonwire.Reader): only the item being decoded is ever in memory as JSON.
+// time (jsonwire.Reader): only the items in its buffer — 256 KiB, about fifty pods
+// — are ever in memory as JSON.
 func decodeList(body io.Reader, opts DecodeOptions, header *List, fn func(*Object) error) error {
-	f := jsonwire.NewReader(body, maxEvent)
+	f := jsonwire.NewReaderSize(body, listBuffer, maxEvent)
 	if err := listMembers(f, opts, header, fn); err != nil {
 		return fmt.Errorf("decode list: %w", err)
 	}
@@ -148,7 +155,9 @@ func listMembers(f *jsonwire.Reader, opts DecodeOptions, header *List, fn func(*
 	}
 }
 
-// listItems reads the items array, decoding and handing on one item at a time.
+// listItems reads the items array, decoding and handing on one item at a time:
+// each is validated and decoded in one pass over the Reader's buffer
+// (jsonwire.Reader.Walk), and copied once, into its Object.
 func listItems(f *jsonwire.Reader, opts DecodeOptions, fn func(*Object) error) error {
 	if c, err := f.Peek(); err != nil {
 		return cutShort(f, err)
@@ -169,23 +178,24 @@ func listItems(f *jsonwire.Reader, opts DecodeOptions, fn func(*Object) error) e
 			}
 			return err
 		}
-		at := f.Offset()
-		item, err := f.Frame()
+		var obj *Object
+		at, err := f.Walk(func(data []byte) (end int, err error) {
+			obj, end, err = opts.decodeAt(data, 0)
+			return end, err
+		})
 		if err != nil {
-			return fmt.Errorf("item %d: %w", n, cutShort(f, err))
-		}
-		obj, end, err := opts.decodeAt(item, 0)
-		if err == nil && end != len(item) {
-			err = jsonwire.ErrShort
-		}
-		if err != nil {
-			return fmt.Errorf("item %d: %w", n, jsonwire.Locate(err, at))
+			return fmt.Errorf("item %d: %w", n, cutShort(f, jsonwire.Locate(err, at)))
 		}
 		if err := fn(obj); err != nil {
 			return err
 		}
 	}
 }
+
+// listBuffer is the size of a LIST body's read buffer: few reads, and few items
+// cut by its end (each costs a second pass, jsonwire.Reader.Walk); one buffer per
+// list in flight.
+const listBuffer = 256 << 10
 
 // cutShort names a body that ended before the list did.
 func cutShort(f *jsonwire.Reader, err error) error {

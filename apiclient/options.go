@@ -20,9 +20,13 @@ type ListOptions struct {
 	// token fetches the next page.
 	Limit    int64
 	Continue string
-	// ResourceVersion "" reads the latest state from etcd; "0" lets the API server
-	// answer from its watch cache (cheaper, possibly slightly stale): what a
-	// Reflector's first LIST uses. For a watch it is where the stream starts.
+	// ResourceVersion "" reads the latest state (a consistent read); "0" lets
+	// the API server answer with any state it has, from its watch cache (cheap,
+	// and behind etcd by an amount nothing bounds); a version V with
+	// ResourceVersionMatch "NotOlderThan" asks for V or later, with "Exact" for
+	// V itself. listwatch's doc ("resourceVersion in five minutes") tables the
+	// four, and which of kubewire's requests uses each. For a watch it is where
+	// the stream starts.
 	ResourceVersion      string
 	ResourceVersionMatch string // "NotOlderThan" or "Exact"
 	TimeoutSeconds       int64  // the server ends a watch after this long

@@ -1,6 +1,7 @@
 package apiclient
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -169,3 +170,51 @@ func (g *PageGuard) Page(next string) error {
 // tokens seen still count: a server that makes a list start over again and
 // again is still stopped.
 func (g *PageGuard) Restart() { g.items, g.bytes = 0, 0 }
+
+// Pages is the one paging loop of the module: every list read in pages goes
+// through it — listwatch's Pager (a Reflector's LIST, ListAll, `kubewire get -o
+// json`) and Table (`kubewire get`'s default output). It asks for the first page
+// with opts, follows each continue token to the last page, and reads every page
+// through one PageGuard: the list's bounds, its pages, and no token twice.
+// page reads the n-th page (1 for the first) with the options given, counting
+// what it reads against g, and returns the page's ListMeta.
+//
+// The pages of one list are one snapshot, at the first page's resourceVersion:
+// the server encodes that version in the continue token, and a continuation
+// request carries no resourceVersion of its own (the API refuses one next to a
+// token). A token lives as long as etcd keeps that version; once compaction has
+// removed it, the next page is a 410 Gone, and nothing can finish the snapshot.
+// Pages then tells restart (so that whoever kept the objects read so far drops
+// them) and starts over once, with one request of everything at the first
+// page's options without a limit, as client-go's pager (tools/pager) does; a
+// second expired token is returned as it is.
+//
+// It returns the snapshot's resourceVersion. Cost: one request per page, plus the
+// failed page and one unpaged request after an expired token.
+func (r ResourceClient) Pages(ctx context.Context, opts ListOptions, restart func(error), page func(g *PageGuard, opts ListOptions, n int) (ListMeta, error)) (string, error) {
+	first, rv := opts, ""
+	g := r.PageGuard()
+	restarted := false
+	for n := 1; ; n++ {
+		meta, err := page(g, opts, n)
+		if IsGone(err) && opts.Continue != "" && !restarted {
+			if restart != nil {
+				restart(err)
+			}
+			g.Restart()
+			opts, rv, n, restarted = first, "", 0, true
+			opts.Limit = 0
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if rv == "" {
+			rv = meta.ResourceVersion
+		}
+		if meta.Continue == "" {
+			return rv, nil
+		}
+		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
+	}
+}

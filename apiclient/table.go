@@ -37,49 +37,69 @@ type TableRow struct {
 
 const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
 
-// Table fetches name (or, with name "", the list that opts selects, every page) as
-// a Table. ok is false when the server answered with plain JSON instead, which an
-// aggregated API server may do; the caller then has to make its own columns.
+// Table fetches name (or, with name "", the list that opts selects, every page,
+// through Pages) as a Table. ok is false when the server answered with plain
+// JSON instead, which an aggregated API server may do; the caller then has to
+// make its own columns.
 func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions) (t *Table, ok bool, err error) {
 	t = &Table{}
-	g := r.PageGuard()
-	for {
-		q := opts.values()
-		q.Set("includeObject", "Metadata")
-		resp, err := r.c.do(ctx, request{verb: "GET", path: r.path(name, nil), query: q, accept: tableAccept})
-		if err != nil {
+	if name != "" {
+		ok, err = r.tablePage(ctx, r.PageGuard(), name, opts, t, nil)
+		if err != nil || !ok {
 			return nil, false, err
 		}
-		var page struct {
-			Table
-			Kind     string   `json:"kind"`
-			Metadata ListMeta `json:"metadata"`
-		}
-		// A page is read whole, so it is a document (64 MiB at most) as well as a
-		// part of the list.
-		dec := json.NewDecoder(g.Body(limitBody(resp.Body, maxDocument)))
-		dec.UseNumber()
-		err = dec.Decode(&page)
-		resp.Body.Close()
-		if err != nil {
-			return nil, false, fmt.Errorf("table %s: %w", r.res, err)
-		}
-		if page.Kind != "Table" || !strings.Contains(resp.Header.Get("Content-Type"), "as=Table") && page.Columns == nil {
-			return nil, false, nil
-		}
-		if t.Columns == nil {
-			t.Columns = page.Columns
-		}
-		t.Rows = append(t.Rows, page.Rows...)
-		if name != "" {
-			return t, true, nil
-		}
-		if err := cmp.Or(g.Items(len(page.Rows)), g.Page(page.Metadata.Continue)); err != nil {
-			return nil, false, fmt.Errorf("table %s: %w", r.res, err)
-		}
-		if page.Metadata.Continue == "" {
-			return t, true, nil
-		}
-		opts.Continue = page.Metadata.Continue
+		return t, true, nil
 	}
+	ok = true
+	_, err = r.Pages(ctx, opts, func(error) { t.Rows = t.Rows[:0] }, func(g *PageGuard, opts ListOptions, _ int) (ListMeta, error) {
+		var meta ListMeta
+		if ok {
+			ok, err = r.tablePage(ctx, g, "", opts, t, &meta)
+		}
+		return meta, err // not a Table: meta is empty, and the paging ends
+	})
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// tablePage reads one page (or the one object name) as a Table into t: its
+// columns the first time, its rows added, the page's ListMeta into meta when
+// asked. false: the server answered with plain JSON, not a Table.
+func (r ResourceClient) tablePage(ctx context.Context, g *PageGuard, name string, opts ListOptions, t *Table, meta *ListMeta) (bool, error) {
+	q := opts.values()
+	q.Set("includeObject", "Metadata")
+	resp, err := r.c.do(ctx, request{verb: "GET", path: r.path(name, nil), query: q, accept: tableAccept})
+	if err != nil {
+		return false, err
+	}
+	var page struct {
+		Table
+		Kind     string   `json:"kind"`
+		Metadata ListMeta `json:"metadata"`
+	}
+	// A page is read whole, so it is a document (64 MiB at most) as well as a
+	// part of the list.
+	dec := json.NewDecoder(g.Body(limitBody(resp.Body, maxDocument)))
+	dec.UseNumber()
+	err = dec.Decode(&page)
+	resp.Body.Close()
+	if err != nil {
+		return false, fmt.Errorf("table %s: %w", r.res, err)
+	}
+	if page.Kind != "Table" || !strings.Contains(resp.Header.Get("Content-Type"), "as=Table") && page.Columns == nil {
+		return false, nil
+	}
+	if t.Columns == nil {
+		t.Columns = page.Columns
+	}
+	t.Rows = append(t.Rows, page.Rows...)
+	if err := cmp.Or(g.Items(len(page.Rows)), g.Page(page.Metadata.Continue)); err != nil {
+		return false, fmt.Errorf("table %s: %w", r.res, err)
+	}
+	if meta != nil {
+		*meta = page.Metadata
+	}
+	return true, nil
 }

@@ -95,8 +95,8 @@ func (t Typed[T]) Get(ctx context.Context, name string, subresource ...string) (
 
 // List reads one LIST response into Ts, as ResourceClient.List does: everything
 // when opts.Limit is 0, else one page, whose ListMeta.Continue asks for the next.
-// (The paging loop, with its fall back when a token expires, is listwatch.Pager,
-// which apiclient cannot import.)
+// (Every page, with the fall back when a token expires, is ResourceClient.Pages;
+// listwatch.Pager reads them object by object.)
 func (t Typed[T]) List(ctx context.Context, opts ListOptions) ([]*T, ListMeta, error) {
 	list, err := t.rc.List(ctx, opts)
 	if err != nil {

@@ -43,6 +43,14 @@ func (r ResourceClient) Namespace(ns string) ResourceClient {
 	return r
 }
 
+// AllNamespaces reports whether r reads a namespaced resource in every
+// namespace at once: a list that could be read one namespace at a time, as
+// listwatch splits a large one.
+func (r ResourceClient) AllNamespaces() bool { return r.ns == "" && r.res.Namespaced }
+
+// Client is the Client r sends its requests through.
+func (r ResourceClient) Client() *Client { return r.c }
+
 // MetadataOnly returns the same client, but Get, List and Watch ask the server for
 // each object's metadata alone: kind PartialObjectMetadata, apiVersion
 // meta.k8s.io/v1, and the object's metadata — no spec, no status. The server does
@@ -91,7 +99,7 @@ func (r ResourceClient) Create(ctx context.Context, obj any, opts WriteOptions) 
 		return nil, fmt.Errorf("create %s: %w", r.res, err)
 	}
 	rc := r.inNamespace(meta.Namespace)
-	return rc.call(ctx, request{verb: "POST", path: rc.path("", nil), query: opts.values(), body: body})
+	return rc.write(ctx, request{verb: "POST", path: rc.path("", nil), query: opts.values(), body: body}, meta.Name, nil)
 }
 
 // Update replaces the object named by obj's metadata. The server rejects it with
@@ -106,7 +114,7 @@ func (r ResourceClient) Update(ctx context.Context, obj any, opts WriteOptions, 
 		return nil, fmt.Errorf("update %s: the object has no metadata.name", r.res)
 	}
 	rc := r.inNamespace(meta.Namespace)
-	return rc.call(ctx, request{verb: "PUT", path: rc.path(meta.Name, subresource), query: opts.values(), body: body})
+	return rc.write(ctx, request{verb: "PUT", path: rc.path(meta.Name, subresource), query: opts.values(), body: body}, meta.Name, subresource)
 }
 
 // Patch changes part of an object; pt says how patch is to be read.
@@ -114,7 +122,7 @@ func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, pa
 	if pt == ApplyPatch && opts.FieldManager == "" {
 		return nil, fmt.Errorf("apply %s %q: server-side apply needs a FieldManager", r.res, name)
 	}
-	return r.call(ctx, request{verb: "PATCH", path: r.path(name, subresource), query: opts.values(), body: patch, contentType: string(pt)})
+	return r.write(ctx, request{verb: "PATCH", path: r.path(name, subresource), query: opts.values(), body: patch, contentType: string(pt)}, name, subresource)
 }
 
 // Apply is server-side apply of obj — an *Object, a struct of your own, a map, or
@@ -148,15 +156,22 @@ func (r ResourceClient) Apply(ctx context.Context, obj any, opts WriteOptions, s
 // Delete deletes one object. With Foreground propagation the object stays until its
 // dependents are gone; Delete returns as soon as the server has accepted the delete.
 func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
-	return r.deleteRequest(ctx, r.path(name, nil), opts, nil)
+	done := r.beginWrite(ctx, "DELETE", name, "")
+	answer, err := r.deleteRequest(ctx, r.path(name, nil), opts, nil, r.c.OnWrite != nil)
+	done(answer, err)
+	return err
 }
 
-// DeleteCollection deletes every object that sel selects in the namespace.
+// DeleteCollection deletes every object that sel selects in the namespace. It
+// is not one object's write: OnWrite is not told of it.
 func (r ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOptions, sel ListOptions) error {
-	return r.deleteRequest(ctx, r.path("", nil), opts, sel.values())
+	_, err := r.deleteRequest(ctx, r.path("", nil), opts, sel.values(), false)
+	return err
 }
 
-func (r ResourceClient) deleteRequest(ctx context.Context, path string, opts DeleteOptions, q url.Values) error {
+// deleteRequest sends a DELETE; with read, it returns the answer (deleteAnswer),
+// else it drains it.
+func (r ResourceClient) deleteRequest(ctx context.Context, path string, opts DeleteOptions, q url.Values, read bool) (*Object, error) {
 	body, err := json.Marshal(struct {
 		Kind       string `json:"kind"`
 		APIVersion string `json:"apiVersion"`
@@ -164,14 +179,18 @@ func (r ResourceClient) deleteRequest(ctx context.Context, path string, opts Del
 		DryRun []string `json:"dryRun,omitempty"`
 	}{"DeleteOptions", "v1", opts, dryRun(opts.DryRun)})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	resp, err := r.c.do(ctx, request{verb: "DELETE", path: path, query: q, body: body})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	drain(resp.Body)
-	return nil
+	if !read {
+		drain(resp.Body)
+		return nil, nil
+	}
+	defer drain(resp.Body)
+	return deleteAnswer(resp.Body), nil
 }
 
 // call sends a request whose answer is one object.

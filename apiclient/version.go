@@ -19,8 +19,23 @@ type ServerVersion struct {
 }
 
 // ServerVersion asks the server which release it runs: one GET /version, which
-// every authenticated user may read (and, by default, anonymous ones too).
+// every authenticated user may read (and, by default, anonymous ones too). The
+// first answer is kept and returned from then on, so that every Reflector of a
+// Client may ask (listwatch.ListCheapest) for the price of one request (two
+// that ask at once may both send it); a failure is not kept.
 func (c *Client) ServerVersion(ctx context.Context) (ServerVersion, error) {
+	if v := c.version.Load(); v != nil {
+		return *v, nil
+	}
+	v, err := c.askVersion(ctx)
+	if err == nil {
+		c.version.Store(&v)
+	}
+	return v, err
+}
+
+// askVersion is the GET /version itself.
+func (c *Client) askVersion(ctx context.Context) (ServerVersion, error) {
 	body, _, err := c.getRaw(ctx, "/version", "application/json")
 	if err != nil {
 		return ServerVersion{}, err

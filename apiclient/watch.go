@@ -77,16 +77,28 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 // cancelled or closed, and for an ERROR event, the event together with a
 // *StatusError (IsGone tells a 410).
 //
-// Each event is read into the Watcher's buffer, validated in one pass, split into
-// type and object, and the object decoded (decode.go): its bytes are copied once,
-// into the Object the cache keeps.
+// Each event is validated in one pass over the Watcher's buffer
+// (jsonwire.Reader.Walk), split into type and object as it goes, and the object
+// decoded (decode.go): its bytes are copied once, into the Object the cache keeps.
 func (w *Watcher) Next() (Event, error) {
-	at := w.frames.Offset()
-	data, err := w.frames.Frame()
-	if err != nil {
+	var ev Event
+	var span objectSpan
+	var data []byte // the buffer the event was walked in: valid until the next read
+	var walkErr error
+	at, err := w.frames.Walk(func(d []byte) (int, error) {
+		data, ev = d, Event{}
+		var end int
+		end, span, walkErr = w.walkEvent(d, &ev)
+		return end, walkErr
+	})
+	if err != nil && err != walkErr && err != jsonwire.ErrShort {
 		return Event{}, w.streamError(err)
 	}
-	ev, err := w.decodeEvent(data, at)
+	if err == nil {
+		err = w.finishEvent(data, &ev, span, at)
+	} else {
+		err = eventError(err, at)
+	}
 	if err != nil {
 		return Event{}, fmt.Errorf("%s: %w", w.where, err)
 	}
@@ -96,11 +108,18 @@ func (w *Watcher) Next() (Event, error) {
 	return ev, nil
 }
 
-// decodeEvent validates and splits {"type":…,"object":…} in one pass, decoding the
-// object as it goes (the server writes "type" first).
-func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
-	var ev Event
-	objAt, objEnd, decoded := -1, -1, false
+// objectSpan is where an event's object lies in the walked bytes, and whether
+// walkEvent decoded it already.
+type objectSpan struct {
+	at, end int
+	decoded bool
+}
+
+// walkEvent validates and splits {"type":…,"object":…} in one pass, decoding the
+// object as it goes (the server writes "type" first), and returns where the event
+// ends; data may go on past it.
+func (w *Watcher) walkEvent(data []byte, ev *Event) (int, objectSpan, error) {
+	span := objectSpan{at: -1, end: -1}
 	end, err := jsonwire.WalkObject(data, 0, 1, func(key []byte, _, i int) (int, error) {
 		switch string(key) {
 		case "type":
@@ -114,47 +133,53 @@ func (w *Watcher) decodeEvent(data []byte, at int64) (Event, error) {
 		case "object":
 			if ev.Type != "" && ev.Type != Error {
 				obj, end, err := w.opts.decodeAt(data, i)
-				ev.Object, objAt, objEnd, decoded = obj, i, end, true
+				ev.Object, span = obj, objectSpan{i, end, true}
 				return end, err
 			}
 			end, err := jsonwire.CheckValue(data, i, 1)
-			objAt, objEnd, decoded = i, end, false
+			span = objectSpan{i, end, false}
 			return end, err
 		}
 		return jsonwire.CheckValue(data, i, 1)
 	})
-	if err == nil && end != len(data) {
-		err = jsonwire.ErrShort
+	return end, span, err
+}
+
+// finishEvent reads what walkEvent left: an ERROR event's Status, and an object
+// that came before its type (no server writes that).
+func (w *Watcher) finishEvent(data []byte, ev *Event, span objectSpan, at int64) error {
+	if span.at < 0 {
+		return fmt.Errorf("event at byte %d has no object", at)
 	}
-	var se *jsonwire.SyntaxError
-	switch {
-	case errors.As(err, &se) || err == jsonwire.ErrShort:
-		return ev, fmt.Errorf("event: %w", jsonwire.Locate(err, at)) // names its own offset
-	case err != nil:
-		return ev, fmt.Errorf("event at byte %d: %w", at, err)
-	}
-	if objAt < 0 {
-		return ev, fmt.Errorf("event at byte %d has no object", at)
-	}
-	object := data[objAt:objEnd]
+	object := data[span.at:span.end]
 	if ev.Type == Error {
 		st := &Status{}
 		if err := json.Unmarshal(object, st); err != nil {
-			return ev, fmt.Errorf("ERROR event: %w", err)
+			return fmt.Errorf("ERROR event: %w", err)
 		}
 		if st.Code == 0 {
 			st.Code = http.StatusInternalServerError
 		}
 		ev.Status = st
-		return ev, nil
+		return nil
 	}
-	if !decoded {
-		// "object" came before "type" (no server writes that): decode it now.
-		if ev.Object, _, err = w.opts.decodeAt(data, objAt); err != nil {
-			return ev, fmt.Errorf("event at byte %d: %w", at, err)
+	if !span.decoded {
+		var err error
+		if ev.Object, _, err = w.opts.decodeAt(data, span.at); err != nil {
+			return fmt.Errorf("event at byte %d: %w", at, err)
 		}
 	}
-	return ev, nil
+	return nil
+}
+
+// eventError names an event that could not be decoded: malformed JSON at its
+// stream offset, anything else at the event's.
+func eventError(err error, at int64) error {
+	var se *jsonwire.SyntaxError
+	if errors.As(err, &se) || err == jsonwire.ErrShort {
+		return fmt.Errorf("event: %w", jsonwire.Locate(err, at))
+	}
+	return fmt.Errorf("event at byte %d: %w", at, err)
 }
 
 // streamError names why reading stopped.

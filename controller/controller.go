@@ -50,6 +50,10 @@ type Controller struct {
 	primary *informer.Informer
 	admit   func(context.Context, Request) (_ context.Context, release func(), ok bool)
 
+	// guard is the staleness guard (staleguard.go); nil with
+	// Options.DisableStaleGuard.
+	guard *staleGuard
+
 	stats stats
 }
 
@@ -72,6 +76,9 @@ func newController(m *Manager, name string, r Reconciler, opts Options) *Control
 	q := queue.New(queue.Config[Request]{Clock: clock, Limiter: opts.Limiter})
 	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: m.opts.Log, trace: m.opts.Trace, clock: clock}
 	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
+	if !opts.DisableStaleGuard {
+		c.guard = newStaleGuard(clock)
+	}
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}
 	}
@@ -176,6 +183,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	// Done tells the queue this worker is finished with req: if it was added again
 	// meanwhile, it is now handed to a worker (maybe this one) — never to two at once.
 	defer c.queue.Done(req)
+	c.stats.taken(req) // no longer waiting out a backoff, if it was
 	if c.queue.ShuttingDown() {
 		// The queue still hands out what it holds after ShutDown (as client-go's
 		// does); a controller that is stopping takes no new work. The next leader,
@@ -195,6 +203,14 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		defer release()
 		ctx = admitted
 	}
+	if c.guard != nil {
+		// The staleness guard: not while a cache lags what this Request's
+		// earlier reconciles wrote (staleguard.go).
+		var skipped bool
+		if ctx, skipped = c.skipStale(ctx, req); skipped {
+			return true
+		}
+	}
 
 	if c.trace != nil {
 		c.traceMu.Lock() // after the "queue add" of req (add)
@@ -206,9 +222,8 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	res, err := c.reconcile(ctx, req)
 	c.stats.active.Add(-1)
 	took := c.clock.Since(start)
-	c.stats.observe(took, err)
 	if err != nil {
-		c.failed(req, err)
+		c.failed(req, err, took)
 		return true
 	}
 	c.forgetFailures(req)
@@ -216,15 +231,17 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	case res.RequeueAfter > 0:
 		// Forget clears req's failure history, so a later failure backs off from
 		// the start again.
+		c.stats.observe(requeueAfter, took)
 		c.queue.Forget(req)
 		c.queue.AddAfter(req, res.RequeueAfter)
 		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "ok", Took: took, RequeueAfter: res.RequeueAfter})
 	case res.Requeue:
 		// Not Forget: a Request that keeps asking backs off as a failing one does.
-		c.queue.AddRateLimited(req)
-		c.stats.requeues.Add(1)
+		c.stats.observe(requeue, took)
+		c.backOff(req)
 		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "requeue", Took: took})
 	default:
+		c.stats.observe(success, took)
 		c.queue.Forget(req)
 		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "ok", Took: took})
 	}

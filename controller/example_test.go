@@ -216,6 +216,9 @@ func Example_informer() {
 		fmt.Println(err)
 		return
 	}
+	// A Pod's delete is two writes, as on kube-apiserver: deletionTimestamp
+	// set (an update), then the object gone.
+	fmt.Println(<-lines)
 	fmt.Println(<-lines)
 	// The cache already agrees: the store is updated before handlers are told.
 	fmt.Println("cached:", len(pods.List()))
@@ -228,6 +231,7 @@ func Example_informer() {
 	// add default/web-1 (initial list: true)
 	// add default/web-2 (initial list: false)
 	// update default/web-2 labels map[] → map[tier:frontend]
+	// update default/web-2 labels map[tier:frontend] → map[tier:frontend]
 	// delete default/web-2 (final state unknown: false)
 	// cached: 1
 }

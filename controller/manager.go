@@ -64,6 +64,8 @@ type Manager struct {
 	// once it is stopping (stopped is then true).
 	running, leading *group
 	stopped          bool
+
+	writes writes // the client's writes, for the guard and read-your-own-writes (manager_writes.go)
 }
 
 // ManagerOptions tune a Manager and, through it, everything it runs. The zero
@@ -88,9 +90,9 @@ type ManagerOptions struct {
 	// DeltaFIFO picks the classic DeltaFIFO for every informer, over the default
 	// in-order FIFO (see informer.Options).
 	DeltaFIFO bool
-	// PagedList makes every Reflector list with paged LIST requests instead of a
-	// streaming list (see informer.Options).
-	PagedList bool
+	// List is how every Reflector of the Manager lists (informer.Options.List);
+	// the zero value lists the cheapest way for the server.
+	List listwatch.ListMethod
 	// OnStep, when set, is given every step of every Reflector the default Source
 	// builds (the sync command counts the first list's objects with it).
 	OnStep func(listwatch.Step)
@@ -115,9 +117,11 @@ type ManagerOptions struct {
 
 // NewManager builds a manager around one client. It counts the client's
 // requests for /metrics through OnRequest, after the hook the client already has
-// (the command's -v 6 log), which keeps being called. Setting OnRequest is only
-// safe before the client's first request: give each Manager a client of its own,
-// built for it, not one another Manager already uses.
+// (the command's -v 6 log), which keeps being called, and follows its writes
+// through OnWrite, for the controllers' staleness guard and read-your-own-writes
+// reads (manager_writes.go). Setting these hooks is only safe before the
+// client's first request: give each Manager a client of its own, built for it,
+// not one another Manager already uses.
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -128,6 +132,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{},
 		sharded: map[*informer.Informer]bool{}, shardedRes: map[string]bool{}, recorders: map[string]*events.Recorder{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
+	c.OnWrite = chainWrites(c.OnWrite, m.onWrite)
 	if opts.Trace != nil {
 		sent, answered := traceWrites(opts.Trace)
 		c.OnSend, c.OnRequest = chain(c.OnSend, sent), chain(c.OnRequest, answered)
@@ -308,5 +313,24 @@ func chain(first, second func(apiclient.RequestInfo)) func(apiclient.RequestInfo
 	return func(r apiclient.RequestInfo) {
 		first(r)
 		second(r)
+	}
+}
+
+// chainWrites returns an OnWrite hook that calls first, then second; either
+// may be nil.
+func chainWrites(first, second func(context.Context, apiclient.WriteInfo) func(*apiclient.Object, error)) func(context.Context, apiclient.WriteInfo) func(*apiclient.Object, error) {
+	if first == nil {
+		return second
+	}
+	return func(ctx context.Context, w apiclient.WriteInfo) func(*apiclient.Object, error) {
+		a, b := first(ctx, w), second(ctx, w)
+		return func(answer *apiclient.Object, err error) {
+			if a != nil {
+				a(answer, err)
+			}
+			if b != nil {
+				b(answer, err)
+			}
+		}
 	}
 }

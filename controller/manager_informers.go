@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"context"
+
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/informer"
@@ -95,7 +97,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 		// A sharded informer keeps the in-order FIFO whatever was asked: a
 		// hand-over waits for the store to stand at the new ranges' list
 		// (WaitForStoreVersion), which only the in-order FIFO's list bookmark marks.
-		DeltaFIFO: m.opts.DeltaFIFO && !key.Sharded, PagedList: m.opts.PagedList,
+		DeltaFIFO: m.opts.DeltaFIFO && !key.Sharded, List: m.opts.List,
 		Clock: m.opts.Clock, Logger: m.opts.Log, Trace: m.opts.Trace}
 	var source informer.Runner
 	var shardSource *sharding.Source
@@ -114,7 +116,11 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 		}
 		return source
 	}
-	inf := informer.New(opts)
+	// Read-your-own-writes reads wait for the writes of the resource made
+	// through the Manager's client (manager_writes.go).
+	var inf *informer.Informer
+	opts.OwnWrites = func(ctx context.Context) (informer.Written, error) { return m.writes.ownWrites(ctx, key.Resource, inf) }
+	inf = informer.New(opts)
 	if shardSource != nil {
 		shardSource.Attach(inf)
 	}
@@ -122,7 +128,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	if key.Sharded {
 		m.sharded[inf] = true
 	}
-	managed := managedInformer{Informer: inf, key: key}
+	managed := managedInformer{Informer: inf, key: key, holds: newHolds(key)}
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
@@ -142,4 +148,5 @@ type managedInformer struct {
 	*informer.Informer
 	key    InformerKey
 	health healthReporter
+	holds  holds // which written objects it would hold (manager_writes.go)
 }

@@ -84,7 +84,12 @@ func (m *Manager) informerMetrics(key InformerKey, inf *informer.Informer) {
 func (m *Manager) controllerMetrics(c *Controller) {
 	l := metrics.Labels{"controller": c.Name()}
 	stat := func(f func(Stats) float64) func() float64 { return func() float64 { return f(c.Stats()) } }
-	m.reg.CounterFunc("kubewire_reconcile_total", "Reconcile calls.", l, stat(func(s Stats) float64 { return float64(s.Reconciles) }))
+	for r, name := range resultNames {
+		lr := metrics.Labels{"controller": c.Name(), "result": name}
+		m.reg.CounterFunc("kubewire_reconcile_total", "Requests a worker took, by how they ended: success, requeue_after, requeue, error, terminal (Reconcile calls), or stale_skip (not reconciled: a cache did not show the controller's own last write yet).",
+			lr, func() float64 { return float64(c.stats.count(result(r))) })
+	}
+	m.reg.GaugeFunc("kubewire_reconcile_backoff_requests", "Requests waiting out a backoff before they are tried again (after an error, a Requeue or a stale skip).", l, stat(func(s Stats) float64 { return float64(s.Backoff) }))
 	m.reg.CounterFunc("kubewire_reconcile_errors_total", "Reconcile calls that returned an error (panics included).", l, stat(func(s Stats) float64 { return float64(s.Errors) }))
 	m.reg.CounterFunc("kubewire_reconcile_dropped_total", "Requests dropped after MaxRetries failures.", l, stat(func(s Stats) float64 { return float64(s.Dropped) }))
 	m.reg.CounterFunc("kubewire_reconcile_panics_total", "Reconcile calls that panicked.", l, stat(func(s Stats) float64 { return float64(s.Panics) }))

@@ -48,7 +48,10 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	page := scrape(t, m.Registry())
 	for _, want := range []string{
 		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector="",version="v1"} 2`,
-		`kubewire_reconcile_total{controller="pod-printer"} 3`,
+		`kubewire_reconcile_total{controller="pod-printer",result="success"} 2`,
+		`kubewire_reconcile_total{controller="pod-printer",result="error"} 1`,
+		`kubewire_reconcile_total{controller="pod-printer",result="stale_skip"} 0`,
+		`kubewire_reconcile_backoff_requests{controller="pod-printer"} 0`,
 		`kubewire_reconcile_errors_total{controller="pod-printer"} 1`,
 		`kubewire_informer_events_total{informer="pods",namespace="default",selector="",type="Replaced",version="v1"} 2`,
 		`workqueue_adds_total{name="pod-printer"}`,

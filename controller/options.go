@@ -31,6 +31,16 @@ type Options struct {
 	// context (controller-runtime's ReconciliationTimeout). It is wall-clock time
 	// (context.WithTimeout): the Manager's Clock does not move it.
 	ReconcileTimeout time.Duration
+	// DisableStaleGuard turns the staleness guard off. It is on by default:
+	// a Request is not reconciled again while a cache of the Manager's does
+	// not yet show what its earlier reconciles wrote through the Manager's
+	// client with their context; it is skipped, counted
+	// (kubewire_reconcile_total{result="stale_skip"}), traced, and tried again
+	// after 5 ms, doubling, at most 1 s apart, for at most StaleWaitLimit
+	// (doc.go, "A stale cache after your own write"). Turn it off for a
+	// Reconciler that reads the server rather than the cache, or that wants
+	// every turn however stale its reads.
+	DisableStaleGuard bool
 	// ShutdownTimeout bounds how long the controller waits, after the Manager
 	// stops, for reconciles in flight; then their context is cancelled too. A
 	// reconcile that ignores that cancellation gets one more ShutdownTimeout,

@@ -96,30 +96,55 @@ func TestReflector_edge_cases(t *testing.T) {
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=0", ok, podList("10"),
 			watch10, ok, ev("ADDED", "a", "11"), "< end",
 		}},
-		{"streaming-cut-short", listwatch.Options{WatchList: true}, []string{
+		{"streaming-cut-short", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// A streaming list that ends before its end bookmark falls back to LIST
 			// this time, and is tried again at the next list.
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< end",
 			list0, ok, podList("10", podJSON("a", "5")),
 			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
-			ev("ADDED", "b", "11"), ev("ADDED", "c", "12"), ev("DELETED", "b", "13"),
+			ev("ADDED", "c", "12"),
 			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"14","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
 			"< end",
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "c", "15"), "< end",
 		}},
-		{"streaming-without-its-end", listwatch.Options{WatchList: true}, []string{
-			// A server that takes sendInitialEvents but never ends the initial
-			// events (it ignores the parameter): after 10 s of silence the Reflector
-			// lists with LIST, and does not try a streaming list again (the relist
-			// after the 410 is a LIST), rather than wait out the watch's timeout.
+		{"streaming-ignored", listwatch.Options{List: listwatch.ListStreaming}, []string{
+			// A server that ignores sendInitialEvents and streams changes (bench's
+			// `clientgo serve`, a proxy): the first MODIFIED before the end bookmark
+			// gives it away, and the Reflector lists with LIST at once. The watch
+			// starts at the LIST's version, and streaming lists are not tried again.
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("MODIFIED", "a", "6"), ev("MODIFIED", "a", "7"), "< end",
+			list0, ok, podList("10", podJSON("a", "7")),
+			watch10, ok, ev("MODIFIED", "a", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok, podList("20", podJSON("a", "11")),
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=20&watch=true", ok, ev("DELETED", "a", "21"), "< end",
+		}},
+		{"streaming-silent", listwatch.Options{List: listwatch.ListStreaming}, []string{
+			// Nothing at all for a second: a server that ignores sendInitialEvents
+			// with nothing to say, or one slow to start. This list is a LIST; the
+			// next one streams again.
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, "< stall",
+			list0, ok, podList("10", podJSON("a", "5")),
+			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
+			ev("ADDED", "b", "11"),
+			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"14","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
+			"< end",
+			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=14&watch=true", ok, ev("MODIFIED", "b", "15"), "< end",
+		}},
+		{"streaming-without-its-end", listwatch.Options{List: listwatch.ListStreaming}, []string{
+			// A server that sends the state as ADDED events but never ends them (it
+			// answers a watch from "" the legacy way): after a second of silence
+			// the Reflector lists with LIST, and does not try a streaming list again
+			// (the relist after the 410 is a LIST), rather than wait out the watch's
+			// timeout.
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< stall",
 			list0, ok, podList("10", podJSON("a", "5")),
 			watch10, ok, ev("ADDED", "b", "11"), gone, "< end",
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok, podList("20", podJSON("b", "11")),
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=20&watch=true", ok, ev("MODIFIED", "b", "21"), "< end",
 		}},
-		{"streaming-404-on-the-first-list", listwatch.Options{WatchList: true}, []string{
+		{"streaming-404-on-the-first-list", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// A 404 says the resource is not served yet (its CRD is not
 			// installed), not that streaming lists are not: the list after the
 			// backoff streams again (issue 31: it listed with LIST for the rest
@@ -194,7 +219,7 @@ func TestReflector_a_relist_keeps_what_a_Holder_holds_unchanged(t *testing.T) {
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=11", ok,
 			podList("20", podJSON("a", "5"), podJSON("b", "15"), podJSON("c", "11")),
 		}},
-		{"streaming list", listwatch.Options{WatchList: true}, []string{
+		{"streaming list", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=11&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
 			ev("ADDED", "a", "5"), ev("ADDED", "b", "15"), ev("ADDED", "c", "11"),
 			`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"20","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
@@ -204,7 +229,7 @@ func TestReflector_a_relist_keeps_what_a_Holder_holds_unchanged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			first := []string{list0, ok, podList("10", podJSON("a", "5"), podJSON("b", "6")),
 				watch10, ok, ev("ADDED", "c", "11"), gone, "< end"}
-			if tt.opts.WatchList {
+			if tt.opts.List == listwatch.ListStreaming {
 				first = []string{
 					"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok,
 					ev("ADDED", "a", "5"), ev("ADDED", "b", "6"),

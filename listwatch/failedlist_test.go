@@ -92,7 +92,7 @@ func TestReflector_no_path_hands_a_partial_list_to_the_sink(t *testing.T) {
 			page2, "< 410", gone410,
 			"> GET /api/v1/namespaces/demo/pods?resourceVersion=0",
 		}},
-		{"the LIST after a streaming list cut short", listwatch.Options{WatchList: true}, []string{
+		{"the LIST after a streaming list cut short", listwatch.Options{List: listwatch.ListStreaming}, []string{
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true", ok, ev("ADDED", "a", "5"), "< end",
 			list0,
 		}},

@@ -187,7 +187,7 @@ func TestIntegration_reflector_over_10k_pods(t *testing.T) {
 		opts listwatch.Options
 	}{
 		{"LIST", listwatch.Options{}},
-		{"streaming list", listwatch.Options{WatchList: true}},
+		{"streaming list", listwatch.Options{List: listwatch.ListStreaming}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sink, took := syncOnce(t, rc, tt.opts)

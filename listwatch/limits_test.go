@@ -41,7 +41,7 @@ func TestReflector_a_list_over_its_limits_never_reaches_the_sink(t *testing.T) {
 			page1, ok, pagedList("10", "", podJSON("a", "5")),
 			"> GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersion=10&watch=true", ok, ev("ADDED", "b", "11"), "< end",
 		}},
-		{"streaming", apiclient.ListLimits{Bytes: 300}, listwatch.Options{WatchList: true}, []string{
+		{"streaming", apiclient.ListLimits{Bytes: 300}, listwatch.Options{List: listwatch.ListStreaming}, []string{
 			// Each event is 110 bytes: the third passes 300.
 			streamingList, ok, ev("ADDED", "a", "5"), ev("ADDED", "b", "6"), ev("ADDED", "c", "7"), ev("ADDED", "d", "8"), "< end",
 			streamingList, ok, ev("ADDED", "a", "5"), initialEventsEnd("10"), "< end",

@@ -29,6 +29,20 @@ import (
 // the snapshot away while we read): the Pager starts over with one LIST of
 // everything at the same version, and the objects read so far are dropped.
 func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, error) {
+	if s := r.planSplit(ctx); s != nil {
+		r.step(Step{Op: OpSplit, ResourceVersion: s.rv, Parts: len(s.parts), By: s.by})
+		items, err := r.listSplit(ctx, s, r.splitWays(ctx))
+		var mismatch *splitMismatch
+		if err == nil || !refusedVersion(err) && !unavailable(err) && !errors.As(err, &mismatch) {
+			return items, s.rv, err
+		}
+		// The server cannot read this list at that version after all (410: gone
+		// already; a 4xx: it refuses resourceVersionMatch=Exact), or did not cut
+		// it as asked: list it whole, now and from now on.
+		r.unsplittable = true
+		r.noteError(err)
+		r.step(Step{Op: OpError, Err: err, Next: "list it whole"})
+	}
 	for {
 		opts := r.listOptions()
 		opts.ResourceVersion = r.listVersion()
@@ -36,7 +50,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 		var items []*apiclient.Object
 		var sent apiclient.ListOptions // the last request's
 		p := Pager{
-			Decode: r.opts.Decode,
+			Decode: r.decodeHeld(),
 			OnPage: func(page int, o apiclient.ListOptions) {
 				sent = o
 				if page > 1 {
@@ -51,7 +65,7 @@ func (r *Reflector) list(ctx context.Context) ([]*apiclient.Object, string, erro
 			},
 		}
 		rv, err := p.List(ctx, r.rc, opts, func(o *apiclient.Object) error {
-			items = append(items, r.held(o))
+			items = append(items, o)
 			if r.tracing {
 				r.step(Step{Op: OpItem, Key: o.Key(), ResourceVersion: o.Metadata.ResourceVersion})
 			}

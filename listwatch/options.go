@@ -1,6 +1,7 @@
 package listwatch
 
 import (
+	"context"
 	"log/slog"
 	"math/rand/v2"
 	"time"
@@ -10,8 +11,8 @@ import (
 
 // Options tune a Reflector. The zero value gives client-go's behaviour: pages of 500,
 // watch timeouts between 5 and 10 minutes, client-go's backoff, LIST
-// rather than streaming lists. New copies the Options; changing them afterwards
-// has no effect.
+// rather than streaming lists (ListCheapest without a ServerVersion to ask). New
+// copies the Options; changing them afterwards has no effect.
 type Options struct {
 	// Name names the reflector in logs, e.g. "pods" or "deployments.apps in demo".
 	Name string
@@ -24,9 +25,19 @@ type Options struct {
 	ShardSelector string
 	// PageSize is the limit of each LIST page; 0 means 500, negative means no limit.
 	PageSize int64
-	// WatchList lists with a streaming list (a watch with sendInitialEvents=true)
-	// instead of LIST, falling back to LIST when the server refuses.
-	WatchList bool
+	// List is how the Reflector lists: ListCheapest (the zero value), ListPaged
+	// or ListStreaming.
+	List ListMethod
+	// ServerVersion tells ListCheapest the server's release; the informer passes
+	// apiclient.Client.ServerVersion, which asks once per Client. nil: LIST, and
+	// no split.
+	ServerVersion func(context.Context) (apiclient.ServerVersion, error)
+	// Split is the most requests a large LIST is split into, read at once at one
+	// resourceVersion (split.go): by hash range where the server serves
+	// shardSelector, by namespace in all namespaces otherwise. 0 means as many as
+	// this process has cores, up to 8, on a server of 1.34 or later and with 4
+	// cores or more; 1 never splits.
+	Split int
 	// MinWatchTimeout: each watch asks the server to end it after a random time in
 	// [MinWatchTimeout, 2×MinWatchTimeout), so that many clients do not all re-watch
 	// at once; 0 means 5 minutes.

@@ -6,18 +6,12 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 )
 
-// Pager reads a LIST that may come in pages: it follows the continue tokens to the
-// last page, hands each object to a function as soon as it is decoded, and starts
-// over with one unpaged LIST when a token has expired. It is the one paging loop of
-// the module: the Reflector's lists, `kubewire get` and ListAll go through it.
-//
-// The pages of one LIST form one snapshot, at the first page's resourceVersion: the
-// server encodes that version in the continue token, and a continuation request
-// carries no resourceVersion of its own (the API refuses one next to a token). A token
-// lives as long as etcd keeps that version; once compaction has removed it, the
-// next page is a 410 Gone. Nothing then can finish the snapshot, so the Pager asks
-// for everything in one LIST at the first page's resourceVersion (and selectors),
-// without a limit, as client-go's pager (tools/pager) does.
+// Pager reads a LIST that may come in pages, object by object: it hands each
+// object to a function as soon as it is decoded. The paging itself — following the
+// continue tokens, the list's bounds, starting over once with one unpaged LIST
+// when a token has expired — is apiclient's ResourceClient.Pages, the one paging
+// loop of the module, which Table pages through too; its doc says what the pages
+// of one list are (a snapshot) and why a 410 starts over.
 //
 // The zero value reads with the default decoding and no hooks. A Pager is a plain
 // value with no state of its own: one may serve several lists at once, if its hooks
@@ -49,35 +43,12 @@ type Pager struct {
 // Cost: one request per page, plus the failed page and one unpaged LIST after an
 // expired token; memory for one object at a time plus what fn keeps.
 func (p Pager) List(ctx context.Context, rc apiclient.ResourceClient, opts apiclient.ListOptions, fn func(*apiclient.Object) error) (string, error) {
-	first := opts
-	rv := ""
-	guard := rc.PageGuard()
-	restarted := false
-	for page := 1; ; page++ {
+	return rc.Pages(ctx, opts, p.OnExpired, func(g *apiclient.PageGuard, opts apiclient.ListOptions, page int) (apiclient.ListMeta, error) {
 		if p.OnPage != nil {
 			p.OnPage(page, opts)
 		}
-		meta, err := rc.ListPage(ctx, guard, opts, p.Decode, fn)
-		if apiclient.IsGone(err) && opts.Continue != "" && !restarted {
-			if p.OnExpired != nil {
-				p.OnExpired(err)
-			}
-			guard.Restart()
-			opts, rv, page, restarted = first, "", 0, true
-			opts.Limit = 0
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if rv == "" {
-			rv = meta.ResourceVersion
-		}
-		if meta.Continue == "" {
-			return rv, nil
-		}
-		opts.Continue, opts.ResourceVersion, opts.ResourceVersionMatch = meta.Continue, "", ""
-	}
+		return rc.ListPage(ctx, g, opts, p.Decode, fn)
+	})
 }
 
 // ListAll reads every page of rc's LIST with opts (a Pager with managedFields kept)

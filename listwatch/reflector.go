@@ -33,6 +33,9 @@ type Reflector struct {
 	rvUnavailable bool          // a LIST at rv got 410: list the latest state instead
 	paged         bool          // a LIST came back in pages: this server pages (no watch cache)
 	streaming     bool          // streaming lists are on and the server has not refused one
+	chosen        bool          // streaming was decided (method.go)
+	unsplittable  bool          // the server cannot split this list (split.go): do not probe again
+	shards        int8          // the server serves shardSelector: 1 yes, -1 no, 0 not asked yet
 	synced        bool          // the first list reached the Sink
 	watches       int           // watches started since the last list
 	events        int           // watch events since the last list
@@ -50,7 +53,7 @@ type Reflector struct {
 // all) into sink.
 func New(rc apiclient.ResourceClient, sink Sink, opts Options) *Reflector {
 	opts = opts.withDefaults()
-	r := &Reflector{rc: rc, sink: sink, opts: opts, clock: opts.Clock, streaming: opts.WatchList}
+	r := &Reflector{rc: rc, sink: sink, opts: opts, clock: opts.Clock}
 	r.log = opts.Logger.With("reflector", opts.Name)
 	r.rand = rand.Float64
 	if opts.Rand != nil {
@@ -81,15 +84,17 @@ func (r *Reflector) Run(ctx context.Context) error {
 	return nil
 }
 
-// listing is the Listing state: a streaming list when on, else (or when it fails
-// before the list is complete) a LIST; then the Sink is replaced and the loop
-// watches. Only a complete list reaches the Sink (listed is its one caller of
-// Replace); a failed one backs off and lists again.
+// listing is the Listing state: a streaming list when on (Options.List, decided
+// at the first list: choose), else (or when it fails before the list is
+// complete) a LIST; then the Sink is replaced and the loop watches. Only a
+// complete list reaches the Sink (listed is its one caller of Replace); a failed
+// one backs off and lists again.
 func (r *Reflector) listing(ctx context.Context) stateFn {
 	r.setState(Listing)
 	if r.synced {
 		r.count(true, false)
 	}
+	r.choose(ctx)
 	if r.streaming {
 		res := r.watch(ctx, true)
 		if res.kind != fellBack {

@@ -15,6 +15,7 @@ type Op string
 
 // The Ops, in the order a reflector usually goes through them.
 const (
+	OpSplit    Op = "SPLIT"    // a large LIST is read as several requests at one resourceVersion
 	OpList     Op = "LIST"     // a LIST request (one per page) is sent
 	OpItem     Op = "ITEM"     // one object of a LIST or of a streaming list's initial events
 	OpListed   Op = "LISTED"   // the list is complete; the Sink is replaced with it next
@@ -40,6 +41,8 @@ type Step struct {
 	Page            int           // LIST: 1 for the first page
 	Limit           int64         // LIST: the page size asked for (0: everything at once)
 	Items           int           // LISTED: objects listed; CLOSED: events the watch delivered
+	Parts           int           // SPLIT: how many requests
+	By              string        // SPLIT: how the list is cut: "uid hash", "namespace"
 	Initial         bool          // WATCH: a streaming list; BOOKMARK: the initial-events-end one
 	Timeout         time.Duration // WATCH: the server's timeout; IDLE: how long nothing came
 	Wait            time.Duration // BACKOFF
@@ -56,10 +59,13 @@ type Step struct {
 //	UPDATE default/web-1 rv=1201
 //	ERROR  410 Expired: too old resource version: 1200 (1300) → relist
 //	BACKOFF 1.394s
+//	SPLIT  rv=1200 into 4 parts by uid hash
 func (s Step) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-6s", s.Op)
 	switch s.Op {
+	case OpSplit:
+		fmt.Fprintf(&b, " rv=%s into %d parts by %s", s.ResourceVersion, s.Parts, s.By)
 	case OpList:
 		if s.Page > 1 {
 			fmt.Fprintf(&b, " page=%d", s.Page)

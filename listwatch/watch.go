@@ -37,7 +37,9 @@ type result struct {
 // do. Events do not excuse it: a server that sends one MODIFIED and hangs up made
 // a Reflector watch 2,670 times a second at 60% of a core (issue 29). (client-go
 // calls it a "very short watch", but only when it carried no event, so one event
-// or one bookmark defeats its check.)
+// or one bookmark defeats its check.) A streaming list's stream is not held to
+// it: if it ended soon after its list, the list was done, and the next request
+// is a plain watch, which is.
 var errClosedAtOnce = errors.New("the server ended the watch within a second")
 
 // watch opens one watch and applies its events to the Sink until it ends.
@@ -61,6 +63,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	if initial {
 		opts.SendInitialEvents, opts.ResourceVersionMatch = true, "NotOlderThan"
 		opts.ResourceVersion = r.streamVersion()
+		opts.Decode = r.decodeHeld() // the initial events are a list: what the Sink holds is not copied again
 	} else if r.watches > 0 {
 		r.count(false, true)
 	}
@@ -86,7 +89,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 	r.answered()
 	var col *collector
 	if initial {
-		col = &collector{index: map[string]int{}, guard: r.rc.PageGuard()}
+		col = &collector{guard: r.rc.PageGuard()}
 	}
 	n := 0
 	for {
@@ -97,7 +100,7 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 		}
 		ev, err := w.Next()
 		if err != nil {
-			if err == io.EOF && col == nil && r.clock.Now().Sub(started) < time.Second {
+			if err == io.EOF && !initial && r.clock.Now().Sub(started) < time.Second {
 				err = errClosedAtOnce
 			}
 			return r.ending(ctx, dog, err, col != nil, n)
@@ -107,11 +110,14 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 		dog.touch(now)
 		if col != nil {
 			done, err := r.collect(col, ev, w.Offset(), now)
+			if err == errInitialEventsIgnored {
+				return r.fallBack(err)
+			}
 			if err != nil {
 				return result{notListed, err}
 			}
 			if done {
-				if err := r.listed(col.list(), r.rv, true); err != nil {
+				if err := r.listed(col.items, r.rv, true); err != nil {
 					return result{notListed, err}
 				}
 				col = nil
@@ -128,6 +134,9 @@ func (r *Reflector) watch(ctx context.Context, initial bool) result {
 func (r *Reflector) ending(ctx context.Context, dog *watchdog, err error, listing bool, n int) result {
 	switch {
 	case dog.fired.Load():
+		if listing && n == 0 {
+			return r.fallBack(errNoInitialEvents)
+		}
 		if listing {
 			return r.fallBack(errNoInitialEventsEnd)
 		}
@@ -173,29 +182,46 @@ func refusesStreaming(err error) bool {
 
 // initialEventsIdle is the silence a streaming list's initial events may keep
 // before the Reflector gives up on them and lists with LIST. A server that serves
-// streaming lists sends the objects back to back from its watch cache, and the
-// end bookmark right after; one that ignores sendInitialEvents (a proxy, an
-// aggregated API, a server older than 1.27) sends what a plain watch sends and
-// never the end bookmark. client-go waits for the whole watch timeout there.
-const initialEventsIdle = 10 * time.Second
+// streaming lists sends the objects back to back from its watch cache, and the end
+// bookmark right after; one that ignores sendInitialEvents (a proxy, an aggregated
+// API server, a server older than 1.27) sends what a plain watch sends and never
+// the end bookmark. Most such servers give themselves away at once, with a change
+// before the end (errInitialEventsIgnored); one that answers a watch from "" the
+// legacy way — the state as ADDED events, then nothing — is told from a slow one
+// only by this silence. One second keeps a sync against it within a second of a
+// LIST (issue 33); client-go waits for the whole watch timeout there, and this
+// package waited 10 s before.
+const initialEventsIdle = time.Second
 
-// errNoInitialEventsEnd is why a streaming list fell back after initialEventsIdle.
+// errNoInitialEventsEnd: objects came, then initialEventsIdle of silence, and no
+// end bookmark: a server that answers the legacy way. Streaming lists are not
+// tried again.
 var errNoInitialEventsEnd = fmt.Errorf("no initial-events-end bookmark after %v of silence", initialEventsIdle)
+
+// errNoInitialEvents: nothing at all came for initialEventsIdle. That may be a
+// server that ignores sendInitialEvents with nothing to say, or one slow to start
+// (waiting for its cache to be fresh); this list is a LIST, and the next list
+// tries streaming again.
+var errNoInitialEvents = fmt.Errorf("no initial event after %v of silence", initialEventsIdle)
 
 // fallBack: a streaming list that failed before it was complete becomes a LIST
 // (still in the Listing state). When the server refused the request itself — a
-// 400 or a 422 Invalid, as from a server without the WatchList feature — or went
-// silent without ending the initial events, streaming lists are not tried again:
-// the same server would do the same. A 404 (the resource is not served: a CRD not
+// 400 or a 422 Invalid, as from a server without the WatchList feature — or
+// showed that it ignores sendInitialEvents (a change before the end bookmark, or
+// objects and then silence), streaming lists are not tried again: the same
+// server would do the same. A 404 (the resource is not served: a CRD not
 // installed yet), a 401 or a 403 (credentials, RBAC) say nothing about streaming
 // and may change, so the next list streams again (issue 31: a 404 on the first
-// list turned streaming off for the rest of the process).
+// list turned streaming off for the rest of the process). The stream is closed
+// before the LIST is sent, so the LIST is newer than anything streamed, and the
+// watch after it starts at its resourceVersion: nothing is lost, only what
+// streamed is thrown away.
 func (r *Reflector) fallBack(err error) result {
 	r.noteError(err)
 	r.step(Step{Op: OpFallback, Err: err})
-	if refusesStreaming(err) || err == errNoInitialEventsEnd {
+	if refusesStreaming(err) || err == errNoInitialEventsEnd || err == errInitialEventsIgnored {
 		r.streaming = false
-		r.log.Warn("the server refused a streaming list; using LIST from now on", "err", err)
+		r.log.Warn("the server does not serve streaming lists; using LIST from now on", "err", err)
 	}
 	return result{kind: fellBack, err: err}
 }

@@ -1,6 +1,6 @@
 // Package apitest holds test doubles for code built on apiclient: a fake Clock, and
 // Server, a small Kubernetes API server in memory that either replays a recording
-// (faults included) or keeps live objects.
+// (faults included) or keeps live objects, the way kube-apiserver keeps them.
 //
 // # Where this sits
 //
@@ -27,21 +27,105 @@
 // # Live objects
 //
 // Without a script the server stores what it is sent and serves GET, LIST, WATCH,
-// POST, PUT, PATCH and DELETE with resourceVersions, watch events, label selectors
-// (all of them, parsed by apiclient/selector), field selectors on metadata.name and
-// metadata.namespace, paging, streaming lists and 410 after Compact. What a
-// controller's own writes rely on is modelled as the real server does it:
-// metadata.generation is 1 at creation and moves with every write that changes
-// anything but metadata and status; a DELETE of an object with finalizers only sets
-// deletionTimestamp, and the write that removes the last finalizer deletes it.
-// It is deliberately small otherwise: no admission, no defaulting, no garbage
-// collection; the main resource accepts status changes (the real one ignores them
-// where a status subresource exists); strategic merge patches are applied as JSON
-// merge patches (the same thing unless a list of objects with merge keys is
-// patched), a server-side apply as a merge patch that creates a missing object —
-// field ownership and apply conflicts are not modelled — and a JSON patch's add,
-// remove, replace and test ops on members of objects (jsonpatch.go; a failed
-// test is a 422, as on the real server).
+// POST, PUT, PATCH and DELETE as kube-apiserver v1.37 does — what a controller's
+// tests lean on most, and what package difftest checks against real servers
+// (v1.37 and v1.32) with generated sequences of requests:
+//
+//   - Versions and events. Every write that changes the object gets the next
+//     resourceVersion and a watch event; a write that changes nothing (a merge
+//     patch of the same value, the same server-side apply) keeps the version and
+//     sends no event. Writes are serialised: a patch reads and writes under one
+//     lock, so concurrent patches each apply to the latest version, and an update
+//     with an old resourceVersion is a 409 Conflict. (write.go, live.go)
+//   - Strategies (strategy.go). metadata.generation exists where the kind has
+//     one (Deployments and the other workloads, Pods, custom resources; not
+//     ConfigMaps), starts at 1 and moves with every change outside metadata and
+//     status (and annotations, for Deployments), and with the DELETE that marks
+//     an object its finalizers hold. A status subresource makes the main
+//     resource ignore status and /status change only status (and what metadata
+//     the kind lets through it). A custom resource's strategy comes from its CRD
+//     when the CRD is stored in the server.
+//   - Deletion. Finalizers hold a deleted object (deletionTimestamp set, one
+//     MODIFIED event) until the write that removes the last of them. A Pod's
+//     delete is two writes, the mark then the deletion; one bound to a node
+//     stays Terminating, as there is no kubelet. A DELETE's preconditions are
+//     checked; it answers the object (Pods) or a Status naming it.
+//   - Field ownership (managed.go, fields.go, schema.go). metadata.managedFields
+//     is kept as kube-apiserver keeps it: who set which field, by Update or
+//     Apply, through which subresource. Server-side apply merges a manager's
+//     configuration, removes what it applied before and no longer does, and
+//     answers 409 with a cause per field when it would change a field another
+//     manager owns — unless forced.
+//   - Patches: JSON merge, JSON patch (RFC 6902, arrays included), strategic
+//     merge with merge keys and directives (smp.go), apply.
+//   - Reads. Label selectors (all of them), field selectors (metadata.name and
+//     metadata.namespace; status.phase and a few more for Pods), paging whose
+//     pages are all read at the first page's version, a LIST at an exact older
+//     version, watches from a version that see objects enter and leave a
+//     selection, streaming lists with their bookmark, 410 after Compact.
+//   - dryRun=All answers as if done and stores nothing.
+//
+// # Divergences
+//
+// What apitest does not do as kube-apiserver does, each with its reason and what
+// a test must do about it. package difftest compares everything else.
+//
+//  1. No defaulting, no validation. The real server fills in a Deployment's
+//     strategy, a container's imagePullPolicy, a Pod's schedulerName and
+//     tolerations; apitest keeps what it was sent (a new Pod's status.phase
+//     Pending is the one default it gives). Nor does it refuse an invalid
+//     object (a Deployment without a selector, a Pod without containers, a
+//     change of a Pod's containers), beyond a missing name, a taken one, a new
+//     finalizer on an object being deleted, a container without a name or an
+//     image, and a null where a stored CRD's schema wants a value. Reason:
+//     each kind's defaults and rules are thousands of lines of the real
+//     server. Test: set every field the code under test reads; check validity
+//     in an integration test against a real server.
+//  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
+//     ObjectMeta and of custom resources whose CRD is stored; for any other
+//     built-in kind every list is atomic (an apply replaces a Service's ports
+//     rather than merging them by port, and so does a strategic merge patch).
+//     Reason: the rest of the OpenAPI schema. Test: store your CRDs in the
+//     server (POST them like any object); for other built-in kinds with keyed
+//     lists, do not rely on merging list items.
+//  3. No controllers and no admission: no garbage collector (owner references
+//     delete nothing; propagationPolicy is ignored), no namespace lifecycle
+//     (namespaces need not exist, and deleting one deletes nothing), no
+//     kubelet, scheduler or Deployment controller. The bare kube-apiserver the
+//     project tests against has none either, but for the namespaces. Test:
+//     create and delete the dependents your controller would see created and
+//     deleted.
+//  4. Field selectors beyond metadata.name and metadata.namespace, and for Pods
+//     spec.nodeName, spec.serviceAccountName, status.phase, status.podIP and
+//     status.nominatedNodeName, are refused (400), though the real server knows
+//     a few more (spec.restartPolicy, spec.schedulerName: fields whose defaults
+//     apitest does not set). Test: select by those fields, or filter yourself.
+//  5. Time and history. Compact forgets all history at once, where etcd and
+//     the watch cache forget by a window of time and size; a continue token
+//     expires only at a Compact; watches get no periodic bookmarks (only a
+//     streaming list's initial-events-end). A LIST that asks for a version
+//     newer than the server's answers 504 at once (the real server waits
+//     about three seconds first). Test: call Compact where the code under
+//     test must meet 410 Expired.
+//  6. Messages. A Status has the real reason, code and (for apply conflicts)
+//     causes, but its message is apitest's own. UIDs are random; names made
+//     from generateName end in hex. Test: match errors with the apiclient.Is…
+//     helpers, never by message.
+//  7. Versions. apitest is kube-apiserver v1.37: Pods have metadata.generation
+//     (servers before 1.35 give them none); a custom resource's status write
+//     owns only status in managedFields (1.32 also gives it the metadata it
+//     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
+//     one). Test: against an older cluster, do not rely on these.
+//  8. Not served: discovery, authentication and authorization, subresources
+//     other than status (scale, eviction, log: 404), protobuf, YAML bodies
+//     (JSON only — which is YAML — for apply too), watch of a Pod list from a
+//     version kube-apiserver v1.37 still has in etcd but not in its cache
+//     (apitest answers from its history; the harness does not compare it).
+//
+// HoldWatch (hold.go) makes a resource's watches lag until the test releases
+// them, while its writes are answered at once: a controller's cache behind its
+// own write, on demand. WatchLag (lag.go) does the same from between a client
+// and any server, a real one included, holding or delaying the watch's bytes.
 //
 // # Time
 //
@@ -52,7 +136,9 @@
 //
 // # Guarantees
 //
-//   - Server and Clock are safe for concurrent use.
+//   - Server and Clock are safe for concurrent use; concurrent writes to one
+//     object are serialised, and every write acknowledged is in the state the
+//     next read sees (fidelity_test.go, and difftest's concurrency test).
 //   - A replayed scenario is deterministic: the server does nothing the script does
 //     not say, and holds any request beyond it.
 //   - The server never panics on bad input; it answers with a Status, as the real
@@ -62,7 +148,12 @@
 // # Compared with client-go
 //
 // client-go's tests use fake clientsets (k8s.io/client-go/testing) that bypass HTTP
-// entirely, or watch.FakeWatcher, or hand-written httptest handlers. Here every test
-// goes over real HTTP and TLS, through the same apiclient code a real cluster sees,
-// so the decoder, the chunked streaming and the error mapping are tested too.
+// entirely, or watch.FakeWatcher, or hand-written httptest handlers. Their object
+// tracker keeps objects without the server's strategies; only its newer
+// FieldManagedObjectTracker runs the real field manager, given the OpenAPI
+// schemas, and controller-runtime's fake client applies through it. envtest
+// runs a real kube-apiserver and etcd.
+// Here every test goes over real HTTP and TLS, through the same apiclient code a
+// real cluster sees, against a server whose answers are checked against real
+// ones (package difftest) — and where they are not the same, this list says so.
 package apitest

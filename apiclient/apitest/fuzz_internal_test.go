@@ -14,8 +14,8 @@ func FuzzParse(f *testing.F) {
 		if sel, err := parseSelector(labels); err == nil {
 			sel(map[string]string{"app": "web"})
 		}
-		if sel, err := parseFieldSelector(fields); err == nil {
-			sel(object{"metadata": map[string]any{"name": "web"}})
+		if sel, err := parseFieldSelector("pods", fields); err == nil {
+			sel(selectable("pods", object{"metadata": map[string]any{"name": "web"}, "status": "odd"}))
 		}
 		var p any
 		if decodeJSON([]byte(patch), &p) == nil {

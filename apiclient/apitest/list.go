@@ -13,73 +13,157 @@ import (
 )
 
 // list answers a LIST: the objects of the collection in the namespace (all of them
-// without one) that the selectors select, sorted by key, at the current
-// resourceVersion. With limit it pages: the continue token is the key to start
-// after. Unlike etcd, later pages show the objects as they are then, not as of the
-// first page: good enough for a test server.
+// without one) that the selectors select, sorted by key. Without
+// resourceVersion it reads the current state; with resourceVersionMatch=Exact
+// the state at that version, as etcd keeps it until a Compact. With limit it
+// pages, and every page is read at the first page's version, as kube-apiserver
+// does: a continue token holds that version and the key to start after, and
+// is 410 Expired once a Compact forgot it. A full page has a continue token
+// whenever an object follows it, even if the selectors will not pick it (the
+// API server's pages are read from storage before they are filtered).
 func (l *liveState) list(t target, q url.Values, metadataOnly bool) ([]byte, int, error) {
 	sel, err := parseSelector(q.Get("labelSelector"))
 	if err != nil {
-		return nil, http.StatusBadRequest, err
+		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}
-	fields, err := parseFieldSelector(q.Get("fieldSelector"))
+	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
 	if err != nil {
-		return nil, http.StatusBadRequest, err
+		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}
 	limit, _ := strconv.Atoi(q.Get("limit"))
-	after := ""
-	if c := q.Get("continue"); c != "" {
-		b, err := base64.RawURLEncoding.DecodeString(c)
-		if err != nil {
-			return nil, http.StatusBadRequest, fmt.Errorf("invalid continue token")
-		}
-		after = string(b)
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	coll := l.objects[t.collection()]
+	at, after, err := l.listVersion(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	st := l.strategyFor(t)
+	coll := l.stateAt(t.collection(), at)
 	var items [][]byte
-	next := ""
+	next, remaining := "", 0
 	for _, k := range sortedKeys(coll) {
 		o := coll[k]
-		if (after != "" && k <= after) || !inNamespace(o, t.namespace) || !sel(labelsOf(o)) || !fields(o) {
+		if (after != "" && k <= after) || !inNamespace(o, t.namespace) {
 			continue
 		}
 		if limit > 0 && len(items) == limit {
-			next = base64.RawURLEncoding.EncodeToString([]byte(lastKey(items)))
-			break
+			// A page is full: there is a next one if any object follows,
+			// selected or not, as the API server pages through storage.
+			if next == "" {
+				next = continueToken(at, lastKey(items))
+			}
+			if sel(labelsOf(o)) && fields(selectable(t.collection(), o)) {
+				remaining++
+			}
+			continue
 		}
-		if metadataOnly {
+		if !sel(labelsOf(o)) || !fields(selectable(t.collection(), o)) {
+			continue
+		}
+		switch {
+		case metadataOnly:
 			items = append(items, marshal(partial(o)))
-		} else {
+		case st.custom:
+			items = append(items, marshal(o))
+		default:
 			items = append(items, listItem(o))
 		}
 	}
-	var b bytes.Buffer
-	kind := kindOf(t, nil)
-	if kind == "" {
-		for _, o := range coll {
-			kind, _ = o["kind"].(string)
-			break
+	meta := map[string]any{"resourceVersion": strconv.FormatInt(at, 10)}
+	if next != "" {
+		meta["continue"] = next
+		if q.Get("labelSelector") == "" && q.Get("fieldSelector") == "" {
+			meta["remainingItemCount"] = remaining
 		}
 	}
-	meta, _ := json.Marshal(map[string]any{"resourceVersion": strconv.FormatInt(l.rv, 10), "continue": next})
-	if next == "" {
-		meta, _ = json.Marshal(map[string]any{"resourceVersion": strconv.FormatInt(l.rv, 10)})
-	}
-	kind, apiVersion := kind+"List", t.apiVersion()
+	var b bytes.Buffer
+	kind, listKind := l.kinds(t)
+	kind, apiVersion := listKind, t.apiVersion()
 	if metadataOnly {
 		kind, apiVersion = "PartialObjectMetadataList", "meta.k8s.io/v1"
 	}
-	fmt.Fprintf(&b, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
+	_ = kind
+	fmt.Fprintf(&b, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, marshal(meta))
 	b.Write(bytes.Join(items, []byte(",")))
 	b.WriteString("]}")
 	return b.Bytes(), http.StatusOK, nil
 }
 
+// listVersion is the version a LIST reads at, and the key a continued one
+// starts after; called with l.mu held.
+func (l *liveState) listVersion(q url.Values) (at int64, after string, err error) {
+	rv, match := q.Get("resourceVersion"), q.Get("resourceVersionMatch")
+	if c := q.Get("continue"); c != "" {
+		if rv != "" || match != "" {
+			return 0, "", fail(http.StatusBadRequest, "specifying resource version is not allowed when using continue")
+		}
+		var tok struct {
+			RV    int64  `json:"rv"`
+			Start string `json:"start"`
+		}
+		b, err := base64.RawURLEncoding.DecodeString(c)
+		if err != nil || json.Unmarshal(b, &tok) != nil || tok.RV <= 0 {
+			return 0, "", fail(http.StatusBadRequest, "continue key is not valid: invalid continue token")
+		}
+		if tok.RV < l.compacted {
+			return 0, "", fail(http.StatusGone, "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.")
+		}
+		return tok.RV, tok.Start, nil
+	}
+	if rv == "" || rv == "0" {
+		return l.rv, "", nil
+	}
+	n, perr := strconv.ParseInt(rv, 10, 64)
+	switch {
+	case perr != nil:
+		return 0, "", fail(http.StatusBadRequest, "invalid resourceVersion %q", rv)
+	case n > l.rv:
+		return 0, "", fail(http.StatusGatewayTimeout, "Too large resource version: %d, current: %d", n, l.rv)
+	case match == "Exact" && n < l.compacted:
+		return 0, "", fail(http.StatusGone, "The resourceVersion for the provided list is too old.")
+	case match == "Exact":
+		return n, "", nil
+	}
+	return l.rv, "", nil
+}
+
+// stateAt is a collection as it was at version at: the current objects, with
+// every later change in the history undone. Called with l.mu held.
+func (l *liveState) stateAt(coll string, at int64) map[string]object {
+	cur := l.objects[coll]
+	if at >= l.rv {
+		return cur
+	}
+	state := make(map[string]object, len(cur))
+	for k, o := range cur {
+		state[k] = o
+	}
+	for i := len(l.history) - 1; i >= 0 && l.history[i].rv > at; i-- {
+		c := l.history[i]
+		if c.collection != coll {
+			continue
+		}
+		k := key(c.namespace, c.name)
+		if c.prev == nil {
+			delete(state, k)
+			continue
+		}
+		var o object
+		if decodeJSON(c.prev, &o) == nil {
+			state[k] = o
+		}
+	}
+	return state
+}
+
+func continueToken(rv int64, after string) string {
+	return base64.RawURLEncoding.EncodeToString(marshal(map[string]any{"rv": rv, "start": after}))
+}
+
 // listItem is an object as a LIST carries it: the API server leaves kind and
-// apiVersion out of items (the list's kind says it), so the fake does too, and code
-// that wrongly relies on them fails here as it would there.
+// apiVersion out of the items of a built-in kind's list (the list's kind says
+// it), so the fake does too, and code that wrongly relies on them fails here as
+// it would there. (A custom resource's items keep them.)
 func listItem(o object) []byte {
 	c := make(object, len(o))
 	for k, v := range o {
@@ -126,21 +210,51 @@ func parseSelector(s string) (func(map[string]string) bool, error) {
 	return sel.Matches, nil
 }
 
-// parseFieldSelector parses a fieldSelector as the API server does, and supports the
-// two fields every resource has: metadata.name and metadata.namespace.
-func parseFieldSelector(s string) (func(object) bool, error) {
+// parseFieldSelector parses a fieldSelector as the API server does, for the
+// fields collection coll can be selected by (selectable): metadata.name and
+// metadata.namespace everywhere, and for Pods the ones a kubelet or a
+// scheduler select by, where apitest holds what the real server would.
+// Another field is refused, 400, as the real server refuses one it does not
+// know (it knows a few more than apitest: spec.restartPolicy, whose default
+// apitest does not fill in, and the like).
+func parseFieldSelector(coll, s string) (func(map[string]string) bool, error) {
 	sel, err := selector.ParseFields(s)
 	if err != nil {
 		return nil, err
 	}
+	known := selectable(coll, object{})
 	for _, t := range sel.Terms() {
-		if t.Field != "metadata.name" && t.Field != "metadata.namespace" {
-			return nil, fmt.Errorf("apitest: field selector %q is not supported (metadata.name, metadata.namespace are)", t.String())
+		if _, ok := known[t.Field]; !ok {
+			return nil, fmt.Errorf("field label not supported: %s", t.Field)
 		}
 	}
-	return func(o object) bool {
-		name, _ := o.meta()["name"].(string)
-		ns, _ := o.meta()["namespace"].(string)
-		return sel.Matches(map[string]string{"metadata.name": name, "metadata.namespace": ns})
-	}, nil
+	return sel.Matches, nil
+}
+
+// podFields are the fields apitest lets Pods be selected by, and where each is.
+var podFields = map[string][]string{
+	"spec.nodeName":            {"spec", "nodeName"},
+	"spec.serviceAccountName":  {"spec", "serviceAccountName"},
+	"status.phase":             {"status", "phase"},
+	"status.podIP":             {"status", "podIP"},
+	"status.nominatedNodeName": {"status", "nominatedNodeName"},
+}
+
+// selectable is o's values of the fields its collection can be selected by.
+func selectable(coll string, o object) map[string]string {
+	m := o.meta()
+	name, _ := m["name"].(string)
+	ns, _ := m["namespace"].(string)
+	out := map[string]string{"metadata.name": name, "metadata.namespace": ns}
+	if coll == "pods" {
+		for f, path := range podFields {
+			var v any = map[string]any(o)
+			for _, p := range path {
+				vm, _ := v.(map[string]any)
+				v = vm[p]
+			}
+			out[f], _ = v.(string)
+		}
+	}
+	return out
 }

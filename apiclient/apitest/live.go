@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"reflect"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 )
 
 // serveLive answers a request from the live objects: the verbs, each a method of
-// liveState that returns the body and the status code.
+// liveState that returns the body and the status code, or a statusError.
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	t, ok := parsePath(r.URL.Path)
 	if !ok {
@@ -22,8 +21,16 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	t.dryRun = q.Get("dryRun") == "All"
 	l := &s.live
 	metadataOnly := wantsMetadataOnly(r)
+	manager := q.Get("fieldManager")
+	if manager == "" {
+		// Without fieldManager the User-Agent names the manager, up to its
+		// first "/", as kube-apiserver does: "kubewire/0.1.0 (linux/amd64)"
+		// is "kubewire".
+		manager, _, _ = strings.Cut(r.Header.Get("User-Agent"), "/")
+	}
 	var out []byte
 	var code int
 	var err error
@@ -40,34 +47,42 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {
-			out, code, err = l.create(t, body)
+			out, code, err = l.create(t, body, manager)
 		} else {
-			code = http.StatusBadRequest
+			err = fail(http.StatusBadRequest, "%v", err)
 		}
 	case r.Method == http.MethodPut && t.name != "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {
-			out, code, err = l.update(t, body)
+			out, code, err = l.update(t, body, manager)
 		} else {
-			code = http.StatusBadRequest
+			err = fail(http.StatusBadRequest, "%v", err)
 		}
 	case r.Method == http.MethodPatch && t.name != "":
 		var patch []byte
 		if patch, err = io.ReadAll(r.Body); err == nil {
-			out, code, err = l.patch(t, r.Header.Get("Content-Type"), patch)
+			out, code, err = l.patch(t, r.Header.Get("Content-Type"), patch, manager, q.Get("fieldManager") != "", q.Get("force") == "true")
 		}
 	case r.Method == http.MethodDelete && t.name != "":
-		out, code, err = l.delete(t)
+		// DeleteOptions come in the body, or else in the query; a body, when
+		// there is one, is all of them (kube-apiserver reads no query then:
+		// ?dryRun=All beside a body that does not say it deletes for real).
+		var opts deleteOptions
+		if body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20)); len(strings.TrimSpace(string(body))) > 0 {
+			if jerr := json.Unmarshal(body, &opts); jerr != nil {
+				err = fail(http.StatusBadRequest, "the DeleteOptions: %v", jerr)
+			}
+			t.dryRun = slices.Contains(opts.DryRun, "All")
+		}
+		if err == nil {
+			out, code, err = l.delete(t, opts)
+		}
 	default:
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "%s is not supported on %s", r.Method, r.URL.Path)
 		return
 	}
 	if err != nil {
-		reason := reasonFor(code)
-		if e, ok := err.(reasonError); ok {
-			reason = e.reason
-		}
-		writeStatus(w, code, reason, "%v", err)
+		writeError(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -75,19 +90,46 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	w.Write(append(out, '\n'))
 }
 
+// find returns the stored object t names; called with l.mu held. A
+// subresource other than status, or status where the resource has none, is
+// not found, as on the real server.
+func (l *liveState) find(t target, st strategy) (object, error) {
+	if t.sub != "" && !(t.sub == "status" && st.status) {
+		return nil, fail(http.StatusNotFound, "the server could not find the requested resource")
+	}
+	o, ok := l.objects[t.collection()][key(t.namespace, t.name)]
+	if !ok {
+		return nil, fail(http.StatusNotFound, "%s %q not found", t.collection(), t.name)
+	}
+	return o, nil
+}
+
 func (l *liveState) get(t target) ([]byte, int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	o, ok := l.objects[t.collection()][key(t.namespace, t.name)]
-	if !ok {
-		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	o, err := l.find(t, l.strategyFor(t))
+	if err != nil {
+		return nil, 0, err
 	}
 	return marshal(o), http.StatusOK, nil
 }
 
-func (l *liveState) create(t target, o object) ([]byte, int, error) {
+// create stores a new object, as POST does; called without l.mu.
+func (l *liveState) create(t target, o object, manager string) ([]byte, int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	st := l.strategyFor(t)
+	if t.sub != "" {
+		return nil, 0, fail(http.StatusMethodNotAllowed, "POST is not supported on a subresource")
+	}
+	o = st.roundTrip(o)
+	o.meta()["managedFields"] = trackUpdate(st, t, nil, o, manager, l.clock.Now()).encode()
+	return l.insert(t, st, o)
+}
+
+// insert stores o, a new object whose managedFields are already worked out:
+// it fills in what the server sets at creation. Called with l.mu held.
+func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error) {
 	m := o.meta()
 	name, _ := m["name"].(string)
 	if name == "" {
@@ -97,7 +139,7 @@ func (l *liveState) create(t target, o object) ([]byte, int, error) {
 		}
 	}
 	if name == "" {
-		return nil, http.StatusUnprocessableEntity, fmt.Errorf("metadata.name: Required value")
+		return nil, 0, invalid(kindOf(t, o), "", "metadata.name", "FieldValueRequired", "Required value: name or generateName is required")
 	}
 	if t.namespace != "" {
 		m["namespace"] = t.namespace
@@ -105,155 +147,72 @@ func (l *liveState) create(t target, o object) ([]byte, int, error) {
 	ns, _ := m["namespace"].(string)
 	coll := l.collection(t.collection())
 	if _, ok := coll[key(ns, name)]; ok {
-		return nil, http.StatusConflict, reasonError{"AlreadyExists", fmt.Errorf("%s %q already exists", t.collection(), name)}
+		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
+			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
 	}
 	m["uid"] = randomUID()
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
-	m["generation"] = json.Number("1")
+	sentRV := m["resourceVersion"]
+	for _, k := range []string{"resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"} {
+		delete(m, k)
+	}
+	if st.generation {
+		m["generation"] = json.Number("1")
+	}
+	if st.status {
+		delete(o, "status") // a status subresource's status is set through it alone
+	}
+	if st.graceful {
+		// The one default apitest gives: a new Pod is Pending (its kubelet
+		// moves it on, or a test through pods/status).
+		o["status"] = map[string]any{"phase": "Pending"}
+	}
+	if mf, _ := m["managedFields"].([]any); len(mf) == 0 {
+		delete(m, "managedFields")
+	}
 	o["apiVersion"], o["kind"] = t.apiVersion(), kindOf(t, o)
+	if err := st.validate(t, o["kind"].(string), o); err != nil {
+		return nil, 0, err
+	}
+	if t.dryRun {
+		// Answered with no resourceVersion of its own, as the real dry run
+		// (which echoes one the request carried).
+		if sentRV != nil {
+			m["resourceVersion"] = sentRV
+		}
+		return marshal(o), http.StatusCreated, nil
+	}
 	coll[key(ns, name)] = o
-	return l.record("ADDED", t.collection(), o), http.StatusCreated, nil
+	return l.record("ADDED", t.collection(), nil, o), http.StatusCreated, nil
 }
 
-func (l *liveState) update(t target, o object) ([]byte, int, error) {
+// update replaces an object, as PUT does: only at its resourceVersion, when
+// the body names one.
+func (l *liveState) update(t target, o object, manager string) ([]byte, int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	old, ok := l.objects[t.collection()][key(t.namespace, t.name)]
-	if !ok {
-		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
+	st := l.strategyFor(t)
+	old, err := l.find(t, st)
+	if err != nil {
+		return nil, 0, err
 	}
-	m, oldMeta := o.meta(), old.meta()
-	if rv, _ := m["resourceVersion"].(string); rv != "" && rv != oldMeta["resourceVersion"] {
-		return nil, http.StatusConflict, fmt.Errorf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", t.collection(), t.name)
+	m := o.meta()
+	if name, _ := m["name"].(string); name != "" && name != t.name {
+		return nil, 0, fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
 	}
-	if t.sub == "status" { // only the status changes through the status subresource
-		status := o["status"]
-		o = deepCopy(old)
-		o["status"] = status
-		m = o.meta()
+	rv, _ := m["resourceVersion"].(string)
+	if rv == "" && !st.unconditional {
+		return nil, 0, invalid(kindOf(t, old), t.name, "metadata.resourceVersion", "FieldValueInvalid", "Invalid value: 0: must be specified for an update")
 	}
-	// What the server owns, a write cannot change: identity, creation, the
-	// generation (moved below) and a deletion already under way.
-	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp", "generation", "deletionTimestamp"} {
-		if v, ok := oldMeta[k]; ok {
-			m[k] = v
-		} else {
-			delete(m, k)
-		}
+	if rv != "" && rv != old.meta()["resourceVersion"] {
+		return nil, 0, conflict(t)
 	}
-	o["apiVersion"], o["kind"] = old["apiVersion"], old["kind"]
-	if specChanged(old, o) {
-		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
-	}
-	if _, deleting := m["deletionTimestamp"]; deleting && len(finalizersOf(o)) == 0 {
-		// The last finalizer went: the deletion that waited for it happens now.
-		delete(l.objects[t.collection()], key(t.namespace, t.name))
-		return l.record("DELETED", t.collection(), o), http.StatusOK, nil
-	}
-	l.objects[t.collection()][key(t.namespace, t.name)] = o
-	return l.record("MODIFIED", t.collection(), o), http.StatusOK, nil
+	o = st.roundTrip(o)
+	return l.commit(t, st, old, o, trackUpdate(st, t, old, o, manager, l.clock.Now()), viaUpdate)
 }
 
-func (l *liveState) patch(t target, contentType string, patch []byte) ([]byte, int, error) {
-	pt := strings.TrimSpace(strings.Split(contentType, ";")[0])
-	switch pt {
-	case string(apiclient.MergePatch), string(apiclient.StrategicMergePatch), string(apiclient.ApplyPatch), string(apiclient.JSONPatch):
-	default:
-		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("apitest: patch type %q is not supported", contentType)
-	}
-	var p any
-	if err := decodeJSON(patch, &p); err != nil {
-		return nil, http.StatusBadRequest, fmt.Errorf("patch: %w", err)
-	}
-	l.mu.Lock()
-	old, ok := l.objects[t.collection()][key(t.namespace, t.name)]
-	l.mu.Unlock()
-	if !ok && pt == string(apiclient.ApplyPatch) && t.sub == "" {
-		// Server-side apply creates what does not exist yet.
-		applied, isObject := p.(map[string]any)
-		if !isObject {
-			return nil, http.StatusBadRequest, fmt.Errorf("apply: the body is not an object")
-		}
-		o := object(applied)
-		o.meta()["name"] = t.name
-		return l.create(t, o)
-	}
-	if !ok {
-		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
-	}
-	var merged map[string]any
-	if pt == string(apiclient.JSONPatch) {
-		ops, isList := p.([]any)
-		merged = deepCopy(old)
-		if !isList {
-			return nil, http.StatusBadRequest, fmt.Errorf("json patch: the body is not a list of operations")
-		}
-		if err := applyJSONPatch(merged, ops); err != nil {
-			return nil, http.StatusUnprocessableEntity, err
-		}
-	} else if merged, ok = mergePatch(map[string]any(deepCopy(old)), p).(map[string]any); !ok {
-		return nil, http.StatusUnprocessableEntity, fmt.Errorf("patch: the result is not an object")
-	}
-	delete(object(merged).meta(), "resourceVersion") // a patch applies to the latest version
-	return l.update(t, object(merged))
-}
-
-func (l *liveState) delete(t target) ([]byte, int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	coll := l.objects[t.collection()]
-	o, ok := coll[key(t.namespace, t.name)]
-	if !ok {
-		return nil, http.StatusNotFound, fmt.Errorf("%s %q not found", t.collection(), t.name)
-	}
-	if len(finalizersOf(o)) > 0 {
-		// Finalizers hold the object: it is only marked, and whoever owns each
-		// finalizer cleans up and removes it (update deletes it when none is left).
-		m := o.meta()
-		if _, marked := m["deletionTimestamp"]; marked {
-			return marshal(o), http.StatusOK, nil
-		}
-		o = deepCopy(o)
-		o.meta()["deletionTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
-		o.meta()["deletionGracePeriodSeconds"] = json.Number("0")
-		coll[key(t.namespace, t.name)] = o
-		return l.record("MODIFIED", t.collection(), o), http.StatusOK, nil
-	}
-	delete(coll, key(t.namespace, t.name))
-	return l.record("DELETED", t.collection(), o), http.StatusOK, nil
-}
-
-// specChanged reports whether a write changed anything but metadata and status:
-// what moves metadata.generation on the real server (for custom resources with a
-// status subresource and for most built-in kinds).
-func specChanged(old, new object) bool {
-	strip := func(o object) object {
-		c := make(object, len(o))
-		for k, v := range o {
-			if k != "metadata" && k != "status" {
-				c[k] = v
-			}
-		}
-		return c
-	}
-	return !reflect.DeepEqual(strip(old), strip(new))
-}
-
-func generationOf(o object) int64 {
-	n, _ := o.meta()["generation"].(json.Number)
-	g, _ := n.Int64()
-	return g
-}
-
-func finalizersOf(o object) []any {
-	f, _ := o.meta()["finalizers"].([]any)
-	return f
-}
-
-// reasonError is an error whose Status reason is not its code's usual one: a
-// real API server answers a Create of a name taken with 409 AlreadyExists, not
-// 409 Conflict, and clients tell the two apart.
-type reasonError struct {
-	reason string
-	error
+func conflict(t target) error {
+	return statusError{code: http.StatusConflict, reason: "Conflict",
+		error:   fmt.Errorf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", t.collection(), t.name),
+		details: &apiclient.StatusDetails{Name: t.name, Group: t.group, Kind: t.resource}}
 }

@@ -52,8 +52,10 @@ func TestLive_create_get_patch_update_delete(t *testing.T) {
 	if _, err := rc.Get(ctx, "web"); !apiclient.IsNotFound(err) {
 		t.Fatalf("get after delete: %v, want NotFound", err)
 	}
-	if got, want := s.ResourceVersion(), "5"; got != want {
-		t.Fatalf("resourceVersion %s, want %s (create, patch, status patch, delete)", got, want)
+	// A Pod's delete is two writes, as on kube-apiserver: the mark
+	// (deletionTimestamp), then the deletion.
+	if got, want := s.ResourceVersion(), "6"; got != want {
+		t.Fatalf("resourceVersion %s, want %s (create, patch, status patch, delete's mark, delete)", got, want)
 	}
 }
 
@@ -109,6 +111,7 @@ func TestLive_selectors_as_the_API_server_reads_them(t *testing.T) {
 		{"app,!legacy", "", "p0 p1"},
 		{"app=web", "metadata.name!=p0", "p2"},
 		{"", "metadata.name==p3,metadata.namespace=demo", "p3"},
+		{"app=web", "status.phase=Pending", "p0 p2"}, // a new Pod is Pending
 	} {
 		list, err := rc.List(context.Background(), apiclient.ListOptions{LabelSelector: tc.labels, FieldSelector: tc.fields})
 		if err != nil {
@@ -125,7 +128,7 @@ func TestLive_selectors_as_the_API_server_reads_them(t *testing.T) {
 	for _, opts := range []apiclient.ListOptions{
 		{LabelSelector: "app in (web"},
 		{LabelSelector: "Bad_Prefix/app=web"},
-		{FieldSelector: "status.phase=Running"}, // a real field, but not one the fake serves
+		{FieldSelector: "spec.restartPolicy=Always"}, // a real field, but not one the fake serves
 		{FieldSelector: "metadata.name=a=b"},
 	} {
 		_, err := rc.List(context.Background(), opts)

@@ -20,12 +20,19 @@ type liveState struct {
 	clock   apiclient.Clock
 	rv      int64
 	objects map[string]map[string]object // collection → "ns/name" or "name" → object
-	history []change                     // every write, oldest first
+	// residue: objects (collection + "/" + key) kube-apiserver would hold
+	// with an empty labels or annotations map that it does not show: a
+	// custom resource's apply leaves one from its configuration, and the
+	// next write to the main resource that is not an apply clears it — a
+	// write even when it changes nothing else.
+	residue map[string]bool
+	history []change // every write, oldest first
 	// compacted: changes at or below it are forgotten, and a watch from an older
 	// resourceVersion gets 410 Expired, as after an etcd compaction.
 	compacted int64
-	changed   chan struct{} // closed and replaced on every write: wakes the watches
-	stopped   chan struct{} // closed by close: ends every watch
+	changed   chan struct{}  // closed and replaced on every write: wakes the watches
+	held      map[string]int // collection → holds: its watches send no changes (hold.go)
+	stopped   chan struct{}  // closed by close: ends every watch
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be
@@ -40,13 +47,22 @@ type change struct {
 	namespace  string
 	name       string
 	labels     map[string]string
-	body       []byte // the object after the write (before it, for DELETED)
+	body       []byte // the object after the write (before it, at this version, for DELETED)
+	// prev is the object before the write, at its own version (nil for
+	// ADDED): a list at an older version rolls back to it, and a watch whose
+	// selector it matched (prevLabels) learns that the object left.
+	prev       []byte
+	prevLabels map[string]string
+	// fields and prevFields are the selectable fields' values after and
+	// before (list.go's selectable), for field-selecting watches.
+	fields, prevFields map[string]string
 }
 
 func (l *liveState) init(clock apiclient.Clock) {
 	l.clock = clock
 	l.rv = 1
 	l.objects = map[string]map[string]object{}
+	l.residue = map[string]bool{}
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
 }
@@ -62,7 +78,9 @@ func (l *liveState) close() {
 }
 
 // Add stores obj — JSON as []byte or string, or anything json.Marshal takes — in res's collection,
-// as a create would, and returns what was stored. The namespace comes from obj.
+// as a create would (by field manager "apitest"; a status that goes through a
+// status subresource is dropped, as by a POST), and returns what was stored.
+// The namespace comes from obj.
 func (s *Server) Add(res apiclient.Resource, obj any) (*apiclient.Object, error) {
 	body, err := toObject(obj)
 	if err != nil {
@@ -70,20 +88,21 @@ func (s *Server) Add(res apiclient.Resource, obj any) (*apiclient.Object, error)
 	}
 	t := target{group: res.Group, version: res.Version, resource: res.Name}
 	t.namespace, _ = body.meta()["namespace"].(string)
-	out, code, err := s.live.create(t, body)
+	out, _, err := s.live.create(t, body, "apitest")
 	if err != nil {
-		return nil, fmt.Errorf("apitest: add: %d %w", code, err)
+		return nil, fmt.Errorf("apitest: add: %w", err)
 	}
 	return apiclient.DecodeObject(out)
 }
 
-// Compact forgets the history up to now: a watch from an older resourceVersion gets
-// a 410 Expired ERROR event, as after etcd compacted it away.
+// Compact forgets the history up to now, as etcd's compaction does: a watch
+// from an older resourceVersion gets a 410 Expired ERROR event, and so do a
+// LIST at an older version and a continue token from before. Watches already
+// open are not disturbed (the API server's watch cache serves them).
 func (s *Server) Compact() {
 	s.live.mu.Lock()
 	defer s.live.mu.Unlock()
 	s.live.compacted = s.live.rv
-	s.live.history = nil
 }
 
 // ResourceVersion is the server's current resourceVersion.
@@ -93,19 +112,29 @@ func (s *Server) ResourceVersion() string {
 	return strconv.FormatInt(s.live.rv, 10)
 }
 
-// record gives o the next resourceVersion, files the change and wakes the watches;
-// called with mu held. It returns o as JSON.
-func (l *liveState) record(typ, coll string, o object) []byte {
+// record files a write: the change from prev (nil for a create) to o (nil
+// for a delete), at the next resourceVersion, which o gets. It wakes the
+// watches and returns the event's object as JSON. Called with mu held.
+func (l *liveState) record(typ, coll string, prev, o object) []byte {
 	l.rv++
-	o.meta()["resourceVersion"] = strconv.FormatInt(l.rv, 10)
-	m := o.meta()
-	ns, _ := m["namespace"].(string)
-	name, _ := m["name"].(string)
-	body := marshal(o)
-	l.history = append(l.history, change{rv: l.rv, typ: typ, collection: coll, namespace: ns, name: name, labels: labelsOf(o), body: body})
+	rv := strconv.FormatInt(l.rv, 10)
+	c := change{rv: l.rv, typ: typ, collection: coll}
+	if prev != nil {
+		c.prev, c.prevLabels, c.prevFields = marshal(prev), labelsOf(prev), selectable(coll, prev)
+	}
+	if o == nil {
+		// A DELETED event carries the object as it was, at the version of
+		// its deletion.
+		o = deepCopy(prev)
+	}
+	o.meta()["resourceVersion"] = rv
+	c.body, c.labels, c.fields = marshal(o), labelsOf(o), selectable(coll, o)
+	c.namespace, _ = o.meta()["namespace"].(string)
+	c.name, _ = o.meta()["name"].(string)
+	l.history = append(l.history, c)
 	close(l.changed)
 	l.changed = make(chan struct{})
-	return body
+	return c.body
 }
 
 func (l *liveState) collection(name string) map[string]object {
@@ -147,8 +176,27 @@ func kindOf(t target, o object) string {
 	return ""
 }
 
-func reasonFor(code int) string {
-	return map[int]string{400: "BadRequest", 404: "NotFound", 409: "Conflict", 410: "Expired", 415: "UnsupportedMediaType", 422: "Invalid"}[code]
+// kinds returns the kind of t's objects and of its lists: from the
+// well-known resources, else from t's CRD if it is stored, else from a stored
+// object. Called with l.mu held.
+func (l *liveState) kinds(t target) (kind, listKind string) {
+	kind = kindOf(t, nil)
+	if crd, ok := l.objects["customresourcedefinitions.apiextensions.k8s.io"][t.resource+"."+t.group]; ok {
+		spec, _ := crd["spec"].(map[string]any)
+		names, _ := spec["names"].(map[string]any)
+		kind, _ = names["kind"].(string)
+		listKind, _ = names["listKind"].(string)
+	}
+	if kind == "" {
+		for _, o := range l.objects[t.collection()] {
+			kind, _ = o["kind"].(string)
+			break
+		}
+	}
+	if listKind == "" {
+		listKind = kind + "List"
+	}
+	return kind, listKind
 }
 
 func randomUID() string {

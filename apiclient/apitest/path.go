@@ -14,6 +14,9 @@ import (
 //	/api/v1/namespaces/demo                  → {"", v1, "", namespaces, demo, ""}
 type target struct {
 	group, version, namespace, resource, name, sub string
+	// dryRun: the request asked dryRun=All: it is answered as if done, and
+	// nothing is stored and no event sent.
+	dryRun bool
 }
 
 // parsePath splits an API path; ok is false for anything that is not one.

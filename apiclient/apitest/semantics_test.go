@@ -77,25 +77,27 @@ func TestLive_finalizers_hold_a_deleted_object(t *testing.T) {
 }
 
 // Server-side apply creates an object that does not exist, and merges into one
-// that does (field ownership is not modelled).
+// that does: a manager's configuration is the whole of its intent, so what it
+// applied before and leaves out now is removed, while what another manager
+// applied stays.
 func TestLive_apply_creates_then_merges(t *testing.T) {
 	_, c, _ := newServer(t)
 	ctx := context.Background()
 	rc := c.Resource(apiclient.ConfigMaps).Namespace("demo")
-	apply := func(body string) *apiclient.Object {
+	apply := func(manager, body string) *apiclient.Object {
 		t.Helper()
-		o, err := rc.Patch(ctx, "cfg", apiclient.ApplyPatch, []byte(body), apiclient.WriteOptions{FieldManager: "test"})
+		o, err := rc.Patch(ctx, "cfg", apiclient.ApplyPatch, []byte(body), apiclient.WriteOptions{FieldManager: manager})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return o
 	}
-	apply(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"a":"1"}}`)
-	o := apply(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"b":"2"}}`)
-	if a, _ := o.FieldString("data", "a"); a != "1" {
-		t.Errorf("data.a = %q after the second apply, want 1", a)
-	}
-	if b, _ := o.FieldString("data", "b"); b != "2" {
-		t.Errorf("data.b = %q, want 2", b)
+	apply("a", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"a":"1"}}`)
+	apply("b", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"b":"2"}}`)
+	o := apply("a", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"c":"3"}}`)
+	for k, want := range map[string]string{"a": "", "b": "2", "c": "3"} {
+		if got, _ := o.FieldString("data", k); got != want {
+			t.Errorf("data.%s = %q after the applies, want %q", k, got, want)
+		}
 	}
 }

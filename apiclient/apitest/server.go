@@ -1,9 +1,7 @@
 package apitest
 
 import (
-	"encoding/json"
 	"encoding/pem"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -109,20 +107,6 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveLive(w, r)
-}
-
-// writeStatus answers with a meta.k8s.io/v1 Status, the way the API server reports
-// every failure.
-func writeStatus(w http.ResponseWriter, code int, reason, format string, args ...any) {
-	st := apiclient.Status{Status: "Failure", Message: fmt.Sprintf(format, args...), Reason: reason, Code: code}
-	body, _ := json.Marshal(struct {
-		Kind       string `json:"kind"`
-		APIVersion string `json:"apiVersion"`
-		apiclient.Status
-	}{"Status", "v1", st})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	w.Write(append(body, '\n'))
 }
 
 // Reply describes a scripted response the server has just finished writing. A plain

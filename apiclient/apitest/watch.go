@@ -14,14 +14,14 @@ import (
 // annotated k8s.io/initial-events-end. A resourceVersion older than the last Compact
 // gets a 410 ERROR event. The stream ends after timeoutSeconds (on the server's
 // clock), when the client leaves, or when the server closes. Periodic bookmarks are
-// not sent.
+// not sent. While the resource is held (HoldWatch), its changes wait.
 func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values, metadataOnly bool) {
 	sel, err := parseSelector(q.Get("labelSelector"))
 	if err != nil {
 		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
 	}
-	fields, err := parseFieldSelector(q.Get("fieldSelector"))
+	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
 	if err != nil {
 		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
@@ -35,6 +35,44 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 	if secs, _ := strconv.Atoi(q.Get("timeoutSeconds")); secs > 0 {
 		timeout = l.clock.After(time.Duration(secs) * time.Second)
 	}
+	matches := func(namespace string, labels, fieldValues map[string]string) bool {
+		return (t.namespace == "" || namespace == t.namespace) && sel(labels) && fields(fieldValues)
+	}
+
+	// Where the watch starts is settled under the lock, before the response
+	// begins: a Compact that comes after the client saw 200 does not expire it.
+	type event struct {
+		typ  string
+		body []byte
+	}
+	var first []event
+	l.mu.Lock()
+	rv := q.Get("resourceVersion")
+	from, err := strconv.ParseInt(rv, 10, 64)
+	switch {
+	case rv == "" || rv == "0" || initial:
+		// The current state first, as ADDED events, in key order.
+		coll := l.objects[t.collection()]
+		for _, k := range sortedKeys(coll) {
+			o := coll[k]
+			ns, _ := o.meta()["namespace"].(string)
+			if matches(ns, labelsOf(o), selectable(t.collection(), o)) {
+				first = append(first, event{"ADDED", marshal(o)})
+			}
+		}
+		from = l.rv
+		if initial {
+			kind, _ := l.kinds(t)
+			first = append(first, event{"BOOKMARK", []byte(fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}`,
+				kind, t.apiVersion(), l.rv))})
+		}
+	case err != nil:
+		first = append(first, event{"ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid resourceVersion %q","reason":"BadRequest","code":400}`, rv))})
+	case from < l.compacted:
+		first = append(first, event{"ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: %d (%d)","reason":"Expired","code":410}`, from, l.compacted))})
+	}
+	l.mu.Unlock()
+
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	flush := func() {
@@ -50,56 +88,32 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 		fmt.Fprintf(w, `{"type":%q,"object":%s}`+"\n", typ, body)
 		flush()
 	}
-	matches := func(namespace string, labels map[string]string, o object) bool {
-		return (t.namespace == "" || namespace == t.namespace) && sel(labels) && fields(o)
-	}
-
-	l.mu.Lock()
-	rv := q.Get("resourceVersion")
-	from, err := strconv.ParseInt(rv, 10, 64)
-	switch {
-	case rv == "" || rv == "0" || initial:
-		// The current state first, as ADDED events, in key order.
-		coll := l.objects[t.collection()]
-		for _, k := range sortedKeys(coll) {
-			o := coll[k]
-			ns, _ := o.meta()["namespace"].(string)
-			if matches(ns, labelsOf(o), o) {
-				send("ADDED", marshal(o))
-			}
+	for _, ev := range first {
+		send(ev.typ, ev.body)
+		if ev.typ == "ERROR" {
+			return
 		}
-		from = l.rv
-		if initial {
-			send("BOOKMARK", []byte(fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}`,
-				kindOf(t, nil), t.apiVersion(), l.rv)))
-		}
-	case err != nil:
-		l.mu.Unlock()
-		send("ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid resourceVersion %q","reason":"BadRequest","code":400}`, rv)))
-		return
-	case from < l.compacted:
-		l.mu.Unlock()
-		send("ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: %d (%d)","reason":"Expired","code":410}`, from, l.compacted)))
-		return
 	}
-	l.mu.Unlock()
 
 	for {
 		l.mu.Lock()
 		var batch []change
-		for _, c := range l.history {
-			named := object{"metadata": map[string]any{"name": c.name, "namespace": c.namespace}}
-			if c.rv > from && c.collection == t.collection() && matches(c.namespace, c.labels, named) {
-				batch = append(batch, c)
+		if l.held[t.collection()] == 0 { // HoldWatch (hold.go)
+			for _, c := range l.history {
+				if c.rv > from && c.collection == t.collection() {
+					batch = append(batch, c)
+				}
 			}
-		}
-		if n := len(l.history); n > 0 && l.history[n-1].rv > from {
-			from = l.history[n-1].rv
+			if n := len(l.history); n > 0 && l.history[n-1].rv > from {
+				from = l.history[n-1].rv
+			}
 		}
 		wake, stopped := l.changed, l.stopped
 		l.mu.Unlock()
 		for _, c := range batch {
-			send(c.typ, c.body)
+			if typ, body := c.seenBy(matches); typ != "" {
+				send(typ, body)
+			}
 		}
 		select {
 		case <-wake:
@@ -111,4 +125,30 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 			return
 		}
 	}
+}
+
+// seenBy is the event a watch that selects with matches gets for c, as the
+// API server's watch cache works it out: an object that comes into the
+// selection is ADDED, one that stays is MODIFIED, one that leaves it (or is
+// deleted) is DELETED, with the content it had and the version of the change;
+// "" when the watch sees nothing.
+func (c change) seenBy(matches func(namespace string, labels, fields map[string]string) bool) (string, []byte) {
+	now := c.typ != "DELETED" && matches(c.namespace, c.labels, c.fields)
+	before := c.prev != nil && matches(c.namespace, c.prevLabels, c.prevFields)
+	switch {
+	case now && before:
+		return "MODIFIED", c.body
+	case now:
+		return "ADDED", c.body
+	case before && c.typ == "DELETED":
+		return "DELETED", c.body
+	case before:
+		var gone object
+		if decodeJSON(c.prev, &gone) != nil {
+			return "", nil
+		}
+		gone.meta()["resourceVersion"] = strconv.FormatInt(c.rv, 10)
+		return "DELETED", marshal(gone)
+	}
+	return "", nil
 }

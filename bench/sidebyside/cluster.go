@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,15 @@ func startCluster(ctx context.Context, keep bool) (*cluster, error) {
 	}
 	c.kubeconfig = lines[len(lines)-1]
 	return c, nil
+}
+
+// pidDir is where the server's apiserver.pid is: up.sh's directory, or for a
+// given cluster the kubeconfig's (up.sh writes both there).
+func (c *cluster) pidDir() string {
+	if c.dir != "" {
+		return c.dir
+	}
+	return filepath.Dir(c.kubeconfig)
 }
 
 // stop stops what up.sh started (down.sh kills the pids in DIR/*.pid) and removes
@@ -149,6 +159,36 @@ func load(ctx context.Context, clientgoBin, kubeconfig, ns string, pods int) err
 		return fmt.Errorf("clientgo load: %w", err)
 	}
 	return nil
+}
+
+// cleanup deletes the pods of ns: DELETEs of the collection (the pods are bound
+// to no node, so they go at once) until none is left: the server gives up on one
+// request after a minute, some 30,000 pods into the deletion, and goes on with
+// the next. The namespace stays: a server without a controller manager never
+// finishes deleting one, and an empty namespace costs nothing.
+func (c *cluster) cleanup(ctx context.Context, ns string) error {
+	kc, err := kubeconfig.Load(kubeconfig.Options{Path: c.kubeconfig})
+	if err != nil {
+		return err
+	}
+	api, err := apiclient.New(kc, apiclient.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "sidebyside: deleting the pods of namespace %s\n", ns)
+	pods := api.Resource(apiclient.Pods).Namespace(ns)
+	for try := 1; ; try++ {
+		err := pods.DeleteCollection(ctx, apiclient.DeleteOptions{}, apiclient.ListOptions{})
+		left, cerr := countPods(ctx, api, ns)
+		switch {
+		case cerr != nil:
+			return cerr
+		case left == 0:
+			return nil
+		case try == 10:
+			return fmt.Errorf("delete the pods of %s: %d left after 10 tries: %v", ns, left, err)
+		}
+	}
 }
 
 // countPods counts the pods in ns, a page of 1,000 at a time.

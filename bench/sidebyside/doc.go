@@ -14,11 +14,14 @@
 //  2. sync (sync.go): starts kube-apiserver + etcd with ../.ci/cluster/up.sh in a
 //     temporary directory on free ports, or takes the cluster -kubeconfig names
 //     (cluster.go); creates namespace -n and loads -pods pods into it with
-//     `clientgo load` unless it holds them already; then a warm-up pair and -runs
-//     pairs, alternating
+//     `clientgo load` unless it holds them already; then a warm-up round and -runs
+//     rounds; a round runs each of -modes (default, LIST, watch-list,
+//     metadata-only: the ways both programs list) as a pair, alternating
 //     `kubewire --kubeconfig K sync pods -n NS --dump` and
-//     `clientgo sync -kubeconfig K -n NS -dump`; every dump must be the same;
-//     stops the cluster it started;
+//     `clientgo sync -kubeconfig K -n NS -dump` with the mode's environment and
+//     flags, while it measures the API server's CPU and RSS (proc.go); every dump
+//     must be the same; deletes the pods with -cleanup; stops the cluster it
+//     started;
 //  3. throughput (throughput.go): starts `clientgo serve` (-pods pods, -events
 //     MODIFIED events, namespace "load") on a free port, waits for its "serving"
 //     line, and runs -throughput-runs pairs of

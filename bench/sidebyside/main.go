@@ -27,10 +27,13 @@ type config struct {
 	out        string
 	timeout    time.Duration // one program run
 	keep       bool          // keep up.sh's directory
+	modes      string        // the sync phase's modes (sync.go), comma-separated
+	serverPID  int           // the kube-apiserver to measure; 0: found from the cluster's directory
+	cleanup    bool          // delete the namespace's pods after the sync phase
 }
 
 // full is the configuration the committed results come from.
-var full = config{ns: "sidebyside", pods: 10000, runs: 5, warmup: 1, events: 100000, tputRuns: 3, relistRuns: 3}
+var full = config{ns: "sidebyside", pods: 10000, runs: 5, warmup: 1, events: 100000, tputRuns: 3, relistRuns: 3, modes: "default,LIST,metadata-only"}
 
 func main() {
 	cfg := full
@@ -48,6 +51,9 @@ func main() {
 	flag.StringVar(&cfg.out, "out", "", "report file (default results/DATE-sidebyside.md, bin/… for counts below the full run)")
 	flag.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "limit for one program run")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the directory of the cluster up.sh started (it is stopped all the same)")
+	flag.StringVar(&cfg.modes, "modes", cfg.modes, "sync: the ways both programs list, each round in this order (default, LIST, watch-list, metadata-only)")
+	flag.IntVar(&cfg.serverPID, "server-pid", 0, "sync: the kube-apiserver process whose CPU and RSS each run costs (default: apiserver.pid in up.sh's directory, or beside -kubeconfig)")
+	flag.BoolVar(&cfg.cleanup, "cleanup", false, "sync: delete the namespace's pods afterwards (a large load on a shared server)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "sidebyside: unexpected arguments %q\n", flag.Args())

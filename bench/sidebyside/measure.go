@@ -24,11 +24,15 @@ const (
 // says it did.
 type sample struct {
 	prog   string // kubewire or clientgo
+	mode   string // the sync phase's way of listing (modes); "" elsewhere
 	warmup bool   // left out of the medians
 
 	wall time.Duration // start to exit, as seen from here
 	cpu  time.Duration // ru_utime + ru_stime
 	rss  int64         // peak resident set in bytes (ru_maxrss)
+
+	// What the API server spent meanwhile (proc.go), when its process is known.
+	server serverCost
 
 	// From "synced N objects in T; heap after GC X MiB".
 	objects  int
@@ -59,19 +63,21 @@ var (
 )
 
 // measure runs argv once, directly (no shell: the rusage must be the program's
-// own), and reads its stderr. A failed run, or one that printed no "synced" line,
-// is an error carrying the end of its stderr: a measurement with a hole in it
-// is no measurement.
-func measure(ctx context.Context, prog string, argv []string, timeout time.Duration) (sample, error) {
+// own), and reads its stderr; srv measures the API server meanwhile. A failed run,
+// or one that printed no "synced" line, is an error carrying the end of its
+// stderr: a measurement with a hole in it is no measurement.
+func measure(ctx context.Context, prog string, argv []string, timeout time.Duration, srv serverMeter) (sample, error) {
 	s := sample{prog: prog}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stop := srv.start()
 	start := time.Now()
 	err := cmd.Run()
 	s.wall = time.Since(start)
+	s.server = stop()
 	switch {
 	case ctx.Err() != nil:
 		return s, fmt.Errorf("%s: %w", strings.Join(argv, " "), ctx.Err())
@@ -127,8 +133,11 @@ func (s *sample) parse(stderr string) error {
 
 // String is the one progress line a run leaves on stderr.
 func (s sample) String() string {
-	line := fmt.Sprintf("%-9s wall %6.2fs  cpu %6.2fs  rss %7.1f MiB  heap %6.1f MiB  %d objects synced in %v",
-		s.prog, s.wall.Seconds(), s.cpu.Seconds(), mib(s.rss), s.heapMiB, s.objects, s.syncTook.Round(time.Millisecond))
+	line := fmt.Sprintf("%-9s %-13s wall %6.2fs  cpu %6.2fs  rss %7.1f MiB  heap %6.1f MiB  %d objects synced in %v",
+		s.prog, s.mode, s.wall.Seconds(), s.cpu.Seconds(), mib(s.rss), s.heapMiB, s.objects, s.syncTook.Round(time.Millisecond))
+	if s.server.measured {
+		line += fmt.Sprintf("  server cpu %.2fs rss +%.1f MiB", s.server.cpu.Seconds(), mib(s.server.rssGrowth))
+	}
 	if s.events > 0 {
 		line += fmt.Sprintf("  %d events in %v (%.0f/s)", s.events, s.eventsTook.Round(time.Millisecond), s.eventsPerSec())
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,7 +74,39 @@ func TestMedianLeavesOutWarmupsAndTheOtherProgram(t *testing.T) {
 		{prog: kubewire, heapMiB: 2},
 		{prog: kubewire, heapMiB: 4},
 	}
-	if got, want := medianOf(samples, kubewire, func(s sample) float64 { return s.heapMiB }), 2.5; got != want {
+	if got, want := medianOf(samples, kubewire, "", func(s sample) float64 { return s.heapMiB }), 2.5; got != want {
 		t.Fatalf("median = %v, want %v", got, want)
+	}
+}
+
+// A mode puts its environment in front, through env, and its flags after the
+// program's own; -modes names them in any case.
+func TestModesBuildTheCommandLines(t *testing.T) {
+	ms, err := pickModes("default, list,metadata-only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"bin/kubewire", "sync", "pods"}
+	var got []string
+	for _, m := range ms {
+		got = append(got, strings.Join(m.argv(base, m.kwFlags), " "))
+	}
+	want := []string{
+		"bin/kubewire sync pods",
+		"env KUBE_FEATURE_WatchListClient=false bin/kubewire sync pods",
+		"bin/kubewire sync pods --metadata-only",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, err := pickModes("default,fast"); err == nil {
+		t.Fatal("an unknown mode: no error")
+	}
+}
+
+// A meter without a server measures nothing, and says so.
+func TestServerMeterWithoutAProcess(t *testing.T) {
+	if c := (serverMeter{}).start()(); c.measured {
+		t.Fatalf("measured %+v with no process", c)
 	}
 }

@@ -6,16 +6,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // syncResult is the sync phase: every run of both programs, in the order they ran.
 type syncResult struct {
-	kubeconfig                 string // "" when up.sh started the cluster
-	server                     string // the server's version
-	ns                         string
-	pods                       int // what the namespace held
-	samples                    []sample
-	relist                     []relistSample // the relist phase, on the same server
+	kubeconfig string // "" when up.sh started the cluster
+	server     string // the server's version
+	serverPID  int    // its process, whose cost is measured; 0 when unknown
+	ns         string
+	pods       int // what the namespace held
+	modes      []mode
+	samples    []sample
+	relist     []relistSample // the relist phase, on the same server
+	// The command lines of the default mode; the others add their mode's
+	// environment and flags.
 	kubewireArgs, clientgoArgs []string
 
 	// The dump check: every run's --dump must equal the first kubewire run's.
@@ -24,10 +30,54 @@ type syncResult struct {
 	dumpNote  string // where they differ, when they do
 }
 
+// A mode is one way both programs list, measured side by side.
+type mode struct {
+	name     string
+	env      []string // for both programs
+	kwFlags  []string // kubewire's flags
+	cgFlags  []string // clientgo's
+	describe string   // for the report
+}
+
+// modes are the ways -modes may name, in the order each round runs them.
+var modes = []mode{
+	{name: "default", describe: "each program's default: kubewire's choice per server (listwatch), client-go's streaming list"},
+	{name: "LIST", env: []string{"KUBE_FEATURE_WatchListClient=false"},
+		describe: "`KUBE_FEATURE_WatchListClient=false`: both list with paged LIST requests"},
+	{name: "watch-list", kwFlags: []string{"--watch-list"},
+		describe: "kubewire `--watch-list` (always a streaming list); client-go's default, which is one"},
+	{name: "metadata-only", kwFlags: []string{"--metadata-only"}, cgFlags: []string{"-metadata-only"},
+		describe: "`--metadata-only`: PartialObjectMetadata (client-go's metadata informer)"},
+}
+
+// pickModes resolves -modes, a comma-separated list of mode names.
+func pickModes(list string) ([]mode, error) {
+	var out []mode
+	for _, name := range strings.Split(list, ",") {
+		i := slices.IndexFunc(modes, func(m mode) bool { return strings.EqualFold(m.name, strings.TrimSpace(name)) })
+		if i < 0 {
+			return nil, fmt.Errorf("-modes: no mode %q (have default, LIST, watch-list, metadata-only)", name)
+		}
+		out = append(out, modes[i])
+	}
+	return out, nil
+}
+
+// argv is a program's command line in mode m: through env when m sets any.
+func (m mode) argv(base, flags []string) []string {
+	argv := append(slices.Clone(base), flags...)
+	if len(m.env) > 0 {
+		argv = append(append([]string{"env"}, m.env...), argv...)
+	}
+	return argv
+}
+
 // syncPhase measures the sync of one namespace on a real API server: the
-// cluster up, the pods loaded, then warm-up and measured pairs, kubewire first
-// in every pair. The cluster it started is stopped before it returns, so that
-// the throughput phase has the machine to itself.
+// cluster up, the pods loaded, then warm-up and measured rounds; a round runs
+// every mode, kubewire first in every pair. The API server's cost is measured
+// when its process is known (an up.sh cluster; -server-pid, or an
+// apiserver.pid beside -kubeconfig). The cluster it started is stopped before
+// it returns, so that the throughput phase has the machine to itself.
 func syncPhase(ctx context.Context, cfg config, bins binaries) (*syncResult, error) {
 	r := &syncResult{kubeconfig: cfg.kubeconfig, ns: cfg.ns}
 	c := &cluster{kubeconfig: cfg.kubeconfig}
@@ -44,30 +94,45 @@ func syncPhase(ctx context.Context, cfg config, bins binaries) (*syncResult, err
 		return nil, err
 	}
 	r.server = c.version
+	if r.modes, err = pickModes(cfg.modes); err != nil {
+		return nil, err
+	}
+	r.serverPID = cfg.serverPID
+	if r.serverPID == 0 {
+		r.serverPID = serverPID(c.pidDir())
+	}
+	srv := serverMeter{pid: r.serverPID}
 	r.kubewireArgs = []string{bins.kubewire, "--kubeconfig", c.kubeconfig, "sync", "pods", "-n", cfg.ns, "--dump"}
 	r.clientgoArgs = []string{bins.clientgo, "sync", "-kubeconfig", c.kubeconfig, "-n", cfg.ns, "-dump"}
 
 	total := cfg.warmup + cfg.runs
 	for i := 0; i < total; i++ {
-		for _, p := range []struct {
-			name string
-			argv []string
-		}{{kubewire, r.kubewireArgs}, {clientgo, r.clientgoArgs}} {
-			s, err := measure(ctx, p.name, p.argv, cfg.timeout)
-			if err != nil {
-				return nil, err
+		for _, m := range r.modes {
+			for _, p := range []struct {
+				name string
+				argv []string
+			}{{kubewire, m.argv(r.kubewireArgs, m.kwFlags)}, {clientgo, m.argv(r.clientgoArgs, m.cgFlags)}} {
+				s, err := measure(ctx, p.name, p.argv, cfg.timeout, srv)
+				if err != nil {
+					return nil, err
+				}
+				s.mode, s.warmup = m.name, i < cfg.warmup
+				label := fmt.Sprintf("run %d/%d", i+1-cfg.warmup, cfg.runs)
+				if s.warmup {
+					label = "warm-up"
+				}
+				fmt.Fprintf(os.Stderr, "sync %-9s %s\n", label, s)
+				r.samples = append(r.samples, s)
 			}
-			s.warmup = i < cfg.warmup
-			label := fmt.Sprintf("run %d/%d", i+1-cfg.warmup, cfg.runs)
-			if s.warmup {
-				label = "warm-up"
-			}
-			fmt.Fprintf(os.Stderr, "sync %-9s %s\n", label, s)
-			r.samples = append(r.samples, s)
 		}
 	}
 	if cfg.relistRuns > 0 {
 		if r.relist, err = relistRuns(ctx, cfg, bins, c); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.cleanup {
+		if err := c.cleanup(ctx, cfg.ns); err != nil {
 			return nil, err
 		}
 	}

@@ -47,8 +47,9 @@ func throughputPhase(ctx context.Context, cfg config, bins binaries) (*tputResul
 	// client-go v0.35 and later, and kubewire, start with a streaming list
 	// (WatchListClient), which clientgo serve does not implement; without the gate
 	// off, client-go's informer waits a whole watch timeout before it falls back to
-	// LIST (kubewire 10 s). Both take the same switch. env execs the program in its
-	// own place, so the rusage is still the program's.
+	// LIST (kubewire falls back at serve's first MODIFIED). Both take the same
+	// switch, so that both list alike. env execs the program in its own place, so
+	// the rusage is still the program's.
 	r.kubewireArgs = []string{"env", "KUBE_FEATURE_WatchListClient=false", bins.kubewire, "--kubeconfig", kc, "sync", "pods", "-n", serveNS, "--until-events", until}
 	r.clientgoArgs = []string{"env", "KUBE_FEATURE_WatchListClient=false", bins.clientgo, "sync", "-kubeconfig", kc, "-n", serveNS, "-until-events", until}
 	for i := 0; i < cfg.tputRuns; i++ {
@@ -56,7 +57,7 @@ func throughputPhase(ctx context.Context, cfg config, bins binaries) (*tputResul
 			name string
 			argv []string
 		}{{kubewire, r.kubewireArgs}, {clientgo, r.clientgoArgs}} {
-			s, err := measure(ctx, p.name, p.argv, cfg.timeout)
+			s, err := measure(ctx, p.name, p.argv, cfg.timeout, serverMeter{})
 			if err != nil {
 				return nil, err
 			}

@@ -54,6 +54,9 @@ func TestIntegration_a_stopped_server_is_noticed_by_HTTP2_pings(t *testing.T) {
 		}
 	}
 
+	// The pod is created once the list is read, so that it comes down the watch
+	// (created sooner, it could be one of the list's items, and no watch event).
+	await("the first list", func(s listwatch.Step) bool { return s.Op == listwatch.OpListed })
 	create("before")
 	await("the watch to deliver pod before", func(s listwatch.Step) bool { return s.Op == listwatch.OpAdd && s.Key == ns+"/before" })
 	stopped := time.Now()
@@ -67,7 +70,11 @@ func TestIntegration_a_stopped_server_is_noticed_by_HTTP2_pings(t *testing.T) {
 
 	cl.api.signal(syscall.SIGCONT)
 	create("after")
-	await("the watch to deliver pod after", func(s listwatch.Step) bool { return s.Op == listwatch.OpAdd && s.Key == ns+"/after" })
+	// After the failed watch the Reflector may watch again from its version, or
+	// list again: pod after is then an event or an item of that list.
+	await("the Reflector to deliver pod after", func(s listwatch.Step) bool {
+		return (s.Op == listwatch.OpAdd || s.Op == listwatch.OpItem) && s.Key == ns+"/after"
+	})
 }
 
 func podJSON(name string) []byte {

@@ -68,7 +68,7 @@ var flags = []flagSpec{
 	{long: "watch", kind: boolFlag, usage: "sync: keep watching after the sync until interrupted", commands: "sync"},
 	{long: "until-events", kind: intFlag, usage: "sync: keep watching until N more watch events were applied", commands: "sync"},
 	{long: "dump", kind: boolFlag, usage: "sync: print the cache as sorted \"namespace/name resourceVersion\" lines at exit", commands: "sync"},
-	{long: "watch-list", kind: boolFlag, usage: "list with a streaming list (sendInitialEvents), the default unless KUBE_FEATURE_WatchListClient=false", commands: "sync"},
+	{long: "watch-list", kind: boolFlag, usage: "list with a streaming list (sendInitialEvents), whatever the server; by default the cheaper of LIST and a streaming list for the server's release, LIST with KUBE_FEATURE_WatchListClient=false", commands: "sync"},
 	{long: "metadata-only", kind: boolFlag, usage: "cache metadata only (PartialObjectMetadata), not whole objects", commands: "sync"},
 	{long: "events", kind: intFlag, usage: "record: stop after N watch events", commands: "record"},
 	{long: "duration", kind: durationFlag, usage: "record: stop after this long, e.g. 30s", commands: "record"},

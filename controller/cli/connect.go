@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller/trace"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // connect loads the kubeconfig the flags point at and builds a client; at -v 6 and
@@ -108,10 +109,16 @@ func (s *session) traceLine() func(string) {
 	}
 }
 
-// pagedList says whether informers list with paged LIST requests instead of a
-// streaming list, the default: when the environment says
-// KUBE_FEATURE_WatchListClient=false, client-go's own switch for the same, and
-// --watch-list does not ask for streaming anyway.
-func (s *session) pagedList() bool {
-	return s.env.Getenv("KUBE_FEATURE_WatchListClient") == "false" && !s.boolean("watch-list")
+// listMethod is how informers list: with a streaming list when --watch-list
+// asks for one; with paged LIST requests when the environment says
+// KUBE_FEATURE_WatchListClient=false, client-go's own switch; else the cheaper
+// way for the server (listwatch.ListCheapest).
+func (s *session) listMethod() listwatch.ListMethod {
+	switch {
+	case s.boolean("watch-list"):
+		return listwatch.ListStreaming
+	case s.env.Getenv("KUBE_FEATURE_WatchListClient") == "false":
+		return listwatch.ListPaged
+	}
+	return listwatch.ListCheapest
 }

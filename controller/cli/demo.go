@@ -50,7 +50,7 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 //  1. create pod web-2, Pending           listwatch → fifo → store → handler
 //  2. make it Running (PATCH pods/status)  handler notes the transition → queue → controller
 //  3. the controller restarts "tools"      PATCH of restartedAt, read back here
-//  4. delete web-2                         the DELETED event down the same path
+//  4. delete web-2                         an update (deletionTimestamp), then the DELETED event, down the same path
 //
 // Then one summary line, and exit 0; interrupted, it says where it was and exits
 // 130 (SIGINT) or 143 (SIGTERM). Discovery is skipped: the test server has

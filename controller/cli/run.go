@@ -48,7 +48,7 @@ func runRun(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	opts := controller.ManagerOptions{Namespace: s.namespace(cfg), MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer(), PagedList: s.pagedList()}
+	opts := controller.ManagerOptions{Namespace: s.namespace(cfg), MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer(), List: s.listMethod()}
 	if s.boolean("leader-elect") {
 		// The Lease lives in the namespace the controller works in, or, with -A,
 		// in the context's.

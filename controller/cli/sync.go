@@ -150,7 +150,7 @@ func (s *session) syncInformer(c *apiclient.Client, res apiclient.Resource, ns s
 	if t := s.tracer(); t != nil {
 		emit = func(e trace.Event) { mu.Lock(); t(e); mu.Unlock() }
 	}
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, PagedList: s.pagedList(), Trace: emit, OnStep: progress.step, Log: s.log})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, List: s.listMethod(), Trace: emit, OnStep: progress.step, Log: s.log})
 	if err != nil {
 		return nil, nil, err
 	}

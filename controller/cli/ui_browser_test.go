@@ -199,7 +199,7 @@ func TestUI_in_a_browser_shows_every_stage_and_the_followed_path(t *testing.T) {
 	b := openBrowser(t, u.url+"/?follow=demo/web-2")
 
 	var got shownPage
-	b.eval(until(pageState, `s.path.length >= 19 && Object.values(s.totals).every((n) => n > 0)`), &got)
+	b.eval(until(pageState, `s.path.length >= 24 && Object.values(s.totals).every((n) => n > 0)`), &got)
 	for _, stage := range []string{"reflector", "fifo", "store", "handlers", "queue", "workers"} {
 		if got.Totals["stage-"+stage] <= 0 {
 			t.Errorf("stage %s shows %d; want a count above 0 after the demo (page: %+v)", stage, got.Totals["stage-"+stage], got)
@@ -217,8 +217,13 @@ func TestUI_in_a_browser_shows_every_stage_and_the_followed_path(t *testing.T) {
 			reconcile = append(reconcile, stage)
 		}
 	}
+	// Its delete is two events (marked, then gone), whose hops interleave:
+	// they are compared as a set.
 	event := "listwatch fifo store handler handler"
-	if got, want := strings.Join(own, " "), event+" "+event+" "+event; got != want {
+	if len(own) > 10 {
+		own = append(own[:10], sortedCopy(own[10:])...)
+	}
+	if got, want := strings.Join(own, " "), event+" "+event+" "+strings.Join(sortedCopy(strings.Fields(event+" "+event)), " "); got != want {
 		t.Errorf("web-2's own hops on the page: %s; want its add, update and delete: %s", got, want)
 	}
 	if got, want := strings.Join(reconcile, " "), "queue controller apiclient apiclient controller"; got != want {

@@ -63,6 +63,14 @@
 // replica taking over the Lease, reconciles every Foo once and arrives at the
 // same place (compare package podrestart, which is edge-triggered).
 //
+// It reads the Deployment from a cache, which may not show yet the Deployment
+// it created a moment ago: a Foo scaled right after would be reconciled on a
+// cache that says "no Deployment", create it again and fail AlreadyExists. The
+// Manager's staleness guard (package controller, "A stale cache after your own
+// write") holds that turn back until the cache shows the create;
+// controller/guard_examples_test.go plays it on the in-memory server and on a
+// real one, and /metrics counts the turns held back.
+//
 // # Testing it, and your own
 //
 // foo_test.go runs every behaviour on the in-memory API server

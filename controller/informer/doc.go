@@ -15,7 +15,8 @@
 // Reflector on Options.Client and Options.Resource, source.go), how objects are
 // reshaped on the way in (Options.Transform), how they are indexed
 // (Options.Indexers), and how it is read (cache.go; lister.go as values of the
-// caller's own type, each object decoded once).
+// caller's own type, each object decoded once; ownwrites.go, whether the cache
+// shows the process's own writes yet, and waiting until it does).
 //
 //	Reflector ─▶ Transform ─▶ FIFO ─▶ processLoop: Pop ─▶ store ─▶ listener ─▶ Handler
 //	(Source)     sink.go       fifo    informer.go          store    listener.go  handler.go
@@ -88,12 +89,15 @@
 // processDeltas). What differs:
 //   - HasSynced waits for the handlers (above).
 //   - The FIFO is the in-order one (client-go's RealFIFO, its informers' from
-//     1.36, InOrderInformers GA) and the first list a streaming list (client-go's WatchListClient,
-//     default since v0.35), as in client-go today; Options.DeltaFIFO and
-//     Options.PagedList choose the older ways (the controller.Manager chooses
-//     for all its informers: ManagerOptions). Where a server ignores
-//     sendInitialEvents, the fallback to LIST comes after 10 s of silence;
-//     client-go waits out the watch's timeout.
+//     1.36, InOrderInformers GA), as in client-go today; Options.DeltaFIFO
+//     chooses the older way (the controller.Manager chooses for all its
+//     informers: ManagerOptions). The list is the cheaper one for the server at
+//     hand (Options.List, listwatch.ListCheapest): LIST from Kubernetes 1.33, a
+//     streaming list before it, where client-go always asks for a streaming
+//     list (WatchListClient, default since v0.35). Where a server ignores
+//     sendInitialEvents, the fallback to LIST comes at its first change before
+//     the end bookmark, or after a second of silence; client-go waits out the
+//     watch's timeout.
 //   - The store's resourceVersion (client-go's LastStoreSyncResourceVersion) and
 //     informer metrics, as recent client-go has them: StoreResourceVersion is the
 //     version the cache has caught up to, moved by watch events, by bookmarks and
@@ -120,6 +124,14 @@
 //     NewSharedIndexInformer needs its ListerWatcher and has no such default.
 //   - One Runner interface for what fills the FIFO, so tests drive an informer with
 //     a script (package informertest) and the command with the Reflector.
+//   - WaitForOwnWrites (ownwrites.go) is controller-runtime's read-your-own-writes
+//     client (v0.25, EnableReadYourWritesConsistency) as one explicit call
+//     before a read, on an Informer or a Lister: it waits, bounded by its
+//     context, until the cache has observed every write the process began
+//     before it. controller-runtime makes every cached read wait; here a read
+//     that needs it says so, and the others cost nothing. client-go has no
+//     such read; its LastStoreSyncResourceVersion is StoreResourceVersion, and
+//     Observed compares against it as client-go's ConsistencyStore does.
 //   - Lister[T] is client-go's generated FooLister for any type T of the
 //     caller's, with no code generation: an object is decoded into a T on first
 //     read and that value kept with the cached object; each read hands out a

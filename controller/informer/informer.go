@@ -47,7 +47,8 @@ type Informer struct {
 	resyncing   []*listener   // listeners whose resync is under way
 	resyncWake  chan struct{} // buffered(1): a handler with a resync was added (resyncLoop)
 	events      eventCounts
-	progress    progress // the store's resourceVersion and the time per pop (version.go)
+	progress    progress                               // the store's resourceVersion and the time per pop (version.go)
+	ownWrites   func(context.Context) (Written, error) // Options.OwnWrites (ownwrites.go)
 	// held is what entrySink.Held handed back during the list under way; only the
 	// source's goroutine touches it (sink.go).
 	held map[*apiclient.Object]struct{}
@@ -66,7 +67,7 @@ func New(opts Options) *Informer {
 	if opts.Name == "" {
 		opts.Name = opts.Resource.String()
 	}
-	inf := &Informer{name: opts.Name, resyncWake: make(chan struct{}, 1), transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{}), progress: newProgress()}
+	inf := &Informer{name: opts.Name, resyncWake: make(chan struct{}, 1), transform: opts.Transform, clock: opts.Clock, trace: opts.Trace, cacheSynced: make(chan struct{}), progress: newProgress(), ownWrites: opts.OwnWrites}
 	if inf.clock == nil {
 		inf.clock = apiclient.RealClock{}
 	}

@@ -1,11 +1,13 @@
 package informer
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/listwatch"
 	"github.com/kubewire/kubewire/store"
 )
 
@@ -29,15 +31,17 @@ type Options struct {
 	// level-based Reconciler needs; it is kept to teach the difference (package
 	// fifo's doc works one relist through both).
 	DeltaFIFO bool
-	// PagedList makes the default Source list with paged LIST requests, never
-	// with a streaming list. By default the Reflector asks for a streaming list
-	// (a watch with sendInitialEvents, client-go's WatchListClient, on by default
-	// since v0.35): the server sends the objects from its watch cache one event
-	// at a time instead of building LIST pages, which costs it far less memory.
-	// A server that refuses, or never ends the initial events, gets LIST instead,
-	// at once or after 10 s of silence (listwatch's fallBack). client-go's switch
-	// for the same is KUBE_FEATURE_WatchListClient=false, which the command honours.
-	PagedList bool
+	// List is how the default Source lists (listwatch.ListMethod). The zero
+	// value, listwatch.ListCheapest, asks the server's release once per Client
+	// and lists the way that costs that server least: LIST from Kubernetes 1.33,
+	// whose LIST answers stream their JSON, and before it a streaming list (a
+	// watch with sendInitialEvents), which spares the server the whole list in
+	// one buffer. listwatch.ListPaged always lists with LIST (client-go's
+	// KUBE_FEATURE_WatchListClient=false, which the command honours);
+	// listwatch.ListStreaming always with a streaming list (client-go's default
+	// since v0.35; the command's --watch-list). A server that refuses a streaming
+	// list, or ignores it, gets LIST instead (listwatch's fallBack).
+	List listwatch.ListMethod
 	// Transform reshapes objects before they are cached (strip what you will never
 	// read). It runs once per object that enters the FIFO, before it enters: each
 	// watch add, update and delete, and every object of a list (sink.go). The FIFO,
@@ -60,6 +64,12 @@ type Options struct {
 	// list (the cache keeps what it had). Objects arrive with managedFields
 	// already stripped unless the source was told to keep them.
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
+	// OwnWrites, when set, tells WaitForOwnWrites what to wait for: once every
+	// write of this informer's objects that the process began before the call is
+	// over, what the server answered them with (ownwrites.go). controller.Manager
+	// sets it from its client's writes (apiclient.Client.OnWrite); an error ends
+	// the wait.
+	OwnWrites func(ctx context.Context) (Written, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
 	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,

@@ -41,17 +41,22 @@ func (o Options) ResourceClient() apiclient.ResourceClient {
 }
 
 // ReflectorOptions are the listwatch.Options of the default Source's Reflector:
-// the informer's name, selectors, clock and logger, a streaming list unless
-// PagedList, and listwatch's defaults for the rest. controller.Manager starts from them too.
+// the informer's name, selectors, clock and logger, its List method with the
+// Client's ServerVersion to choose by, and listwatch's defaults for the rest.
+// controller.Manager starts from them too.
 func (o Options) ReflectorOptions() listwatch.Options {
-	return listwatch.Options{
+	lw := listwatch.Options{
 		Name:          o.Name,
 		LabelSelector: o.LabelSelector,
 		FieldSelector: o.FieldSelector,
 		Clock:         o.Clock,
 		Logger:        o.Logger,
-		WatchList:     !o.PagedList,
+		List:          o.List,
 	}
+	if o.Client != nil {
+		lw.ServerVersion = o.Client.ServerVersion
+	}
+	return lw
 }
 
 // noSource is the Source of an informer given nothing to build one from.

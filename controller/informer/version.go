@@ -66,12 +66,18 @@ func (p *progress) moved(d fifo.Delta[*apiclient.Object]) {
 // matches itself. A sharded replica waits this way for the list of a range it
 // takes over to be in the cache before it reconciles any of it.
 func (inf *Informer) WaitForStoreVersion(ctx context.Context, rv string) bool {
+	return inf.waitUntil(ctx, func() bool { return reached(inf.StoreResourceVersion(), rv) })
+}
+
+// waitUntil blocks until cond, asked again each time the store's version
+// moves, reports true, or until ctx is done (false).
+func (inf *Informer) waitUntil(ctx context.Context, cond func() bool) bool {
 	p := &inf.progress
 	p.waiting.Add(1)
 	defer p.waiting.Add(-1)
 	for {
 		p.mu.Lock()
-		if reached(inf.StoreResourceVersion(), rv) {
+		if cond() {
 			p.mu.Unlock()
 			return true
 		}

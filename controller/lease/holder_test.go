@@ -99,7 +99,10 @@ func TestHolder_tells_two_processes_of_one_identity_apart(t *testing.T) {
 		t.Fatalf("the first's Renew = %v, holds %v; want it to go on", err, first.Holds(e.clock.Now()))
 	}
 
+	// A renewal a second later writes a new renewTime, so the Lease gets a new
+	// resourceVersion (one at the same instant would change nothing, and keep it).
 	seen := e.stored()
+	e.clock.Step(time.Second)
 	if _, err := first.Renew(ctx); err != nil {
 		t.Fatal(err)
 	}

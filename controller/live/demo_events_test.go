@@ -93,6 +93,7 @@ func MoreEvents() []trace.Event {
 		{Stage: trace.Controller, Verb: "reconcile", Key: "demo/tools", Outcome: "terminal", Err: boom},
 		{Stage: trace.Controller, Verb: "reconcile", Key: "demo/tools", Outcome: "dropped", Retry: 5, Err: boom},
 		{Stage: trace.Controller, Verb: "skip", Key: "demo/other"},
+		{Stage: trace.Controller, Verb: "reconcile", Key: "demo/tools", Outcome: "stale", Informer: "deployments.apps", ResourceVersion: "14", Awaited: "rv 15", RequeueAfter: 5 * time.Millisecond},
 		{Stage: trace.Informer, Verb: "error", Informer: "pods", Err: boom},
 	}
 }

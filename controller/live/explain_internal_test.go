@@ -3,7 +3,10 @@ package live
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // Every kind of hop is explained, and the file named is one a reader can open:
@@ -38,5 +41,18 @@ func TestHop_is_made_of_the_Events_fields(t *testing.T) {
 		if h.Stage != string(e.Stage) || h.Verb != e.Verb || h.Key != e.Key || h.From != e.From || h.Line != e.String() {
 			t.Errorf("hopOf(%q) = %+v", e.String(), h)
 		}
+	}
+}
+
+// A stale skip is explained as what it is — the cache behind the
+// controller's own write — not as a reconcile that returned.
+func TestExplain_a_stale_skip_says_whose_write_the_cache_lacks(t *testing.T) {
+	e := trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: "demo/tools", Outcome: "stale", Informer: "deployments.apps", ResourceVersion: "14", Awaited: "rv 15"}
+	what, file := explain(e)
+	if !strings.Contains(what, "deployments.apps does not show yet what this controller wrote") || file != "controller/staleguard.go" {
+		t.Fatalf("explain(%q) = %q, %s", e, what, file)
+	}
+	if got, want := e.String(), "controller reconcile demo/tools skipped: cache deployments.apps at rv=14 does not show this controller's own write (rv 15) yet; again in 0s"; got != want {
+		t.Fatalf("line %q, want %q", got, want)
 	}
 }

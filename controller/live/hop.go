@@ -84,6 +84,9 @@ func explain(e trace.Event) (what, file string) {
 		if e.Verb == "skip" {
 			return "The request is not this replica's to reconcile: its object is in another replica's share.", "controller/manager_sharding.go"
 		}
+		if e.Outcome == "stale" {
+			return "The cache " + e.Informer + " does not show yet what this controller wrote when it last reconciled the request: reconciling now would act on a view older than its own work (count a child as missing, undo its own status). The worker skips it and tries again in moments.", "controller/staleguard.go"
+		}
 		return "Reconcile returned; the worker tells the workqueue it is done (or schedules a retry).", "controller/controller.go"
 	case trace.Client:
 		if e.Outcome == "sent" {

@@ -72,9 +72,12 @@
 // (rest_client_requests_total{code,host,method}, workqueue_*{name}), so existing
 // dashboards read it. The controller's own families are kubewire_*, shaped as
 // controller-runtime's controller_runtime_*: kubewire_reconcile_time_seconds on
-// its buckets (ReconcileBuckets), kubewire_reconcile_total, _errors_total,
-// _terminal_errors_total, _panics_total, _dropped_total, kubewire_active_workers
-// and kubewire_max_concurrent_reconciles, each labelled {controller}.
+// its buckets (ReconcileBuckets), kubewire_reconcile_total (also labelled
+// {result}: success, requeue_after, requeue, error, terminal, and stale_skip,
+// a turn the staleness guard held back), _errors_total, _terminal_errors_total,
+// _panics_total, _dropped_total, kubewire_reconcile_backoff_requests (Requests
+// waiting out a backoff), kubewire_active_workers and
+// kubewire_max_concurrent_reconciles, each labelled {controller}.
 //
 // What differs, and why:
 //   - No global registry and no init(): the manager makes one and hands it on, so a

@@ -96,8 +96,15 @@ func (x *execution) source(p *process, opts controller.ManagerOptions) func(cont
 	return func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
 		i++
 		name := key.Resource
+		// ListCheapest is what the Manager's own Source asks the server's
+		// release for; apitest serves no /version, so the Manager streams its
+		// lists there, and so does this Source without asking.
+		method := opts.List
+		if method == listwatch.ListCheapest {
+			method = listwatch.ListStreaming
+		}
 		lw := listwatch.Options{Name: name, LabelSelector: key.LabelSelector, FieldSelector: key.FieldSelector,
-			WatchList: !opts.PagedList, Logger: opts.Log, Rand: rand.New(rand.NewPCG(x.seed, uint64(p.n)<<32|i)),
+			List: method, Logger: opts.Log, Rand: rand.New(rand.NewPCG(x.seed, uint64(p.n)<<32|i)),
 			OnStep: func(s listwatch.Step) {
 				x.hop(p, trace.Event{Stage: trace.Reflector, Verb: string(s.Op), Key: s.Key, Informer: name, Step: s})
 				if opts.OnStep != nil {

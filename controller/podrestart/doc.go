@@ -38,4 +38,11 @@
 // new, notes it per pod UID and enqueues the deployment. Reconcile then acts on
 // what the handler noted (restarts owed), and several pods becoming Running at
 // once cost one restart, because the queue merges their Requests.
+//
+// A pod that becomes Running while the controller's cache of the deployment
+// does not show its last restart yet waits for it: the Manager's staleness
+// guard (package controller, "A stale cache after your own write") holds the
+// turn back, /metrics counts it (kubewire_reconcile_total{result="stale_skip"}),
+// and the restart follows once the cache shows the one before
+// (controller/guard_examples_test.go, on the in-memory server and a real one).
 package podrestart

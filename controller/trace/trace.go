@@ -69,7 +69,7 @@ type Event struct {
 	// no object (a LIST, a bookmark).
 	Key string
 	// Informer names the informer a Reflector, FIFO, Store or Handler hop
-	// belongs to ("pods").
+	// belongs to ("pods"), or the cache a stale reconcile waits for.
 	Informer string
 
 	// Step is the Reflector's step, whole (Reflector).
@@ -77,8 +77,8 @@ type Event struct {
 	// Delta is the type of the delta popped: "Added", "Updated", "Bookmark", …
 	// (FIFO pop).
 	Delta string
-	// ResourceVersion is the object's (FIFO pop, Store add and update), or the
-	// bookmark's.
+	// ResourceVersion is the object's (FIFO pop, Store add and update), the
+	// bookmark's, or the lagging cache's (Controller stale).
 	ResourceVersion string
 	// Size is what the stage holds after the hop: objects in the store (Store),
 	// notifications waiting for the handler (Handler), Requests in the queue
@@ -91,13 +91,19 @@ type Event struct {
 	// LowPriority: the add was of an initial list or a resync (Queue).
 	LowPriority bool
 	// Outcome is how a reconcile stands: "start", "ok", "requeue", "error",
-	// "terminal", "dropped" (Controller); "sent" or "answered" (Client).
+	// "terminal", "dropped", or "stale": not started, a cache lags the
+	// controller's own writes (Controller); "sent" or "answered" (Client).
 	Outcome string
 	// Took is how long the reconcile or the request took (Controller ok and
 	// after, Client answered).
 	Took time.Duration
-	// RequeueAfter is what the reconcile asked for (Controller ok).
+	// RequeueAfter is what the reconcile asked for (Controller ok), or how
+	// long until a stale one is tried again (Controller stale).
 	RequeueAfter time.Duration
+	// Awaited is what the cache named by Informer does not show yet of the
+	// controller's own writes, its version being ResourceVersion: "rv 15",
+	// "demo/web-1 gone" (Controller stale).
+	Awaited string
 	// Retry is the count of retries so far (Controller error, dropped).
 	Retry int
 	// Err is what failed (Controller, Informer).
@@ -180,6 +186,9 @@ func (e Event) controller(b *strings.Builder) {
 		fmt.Fprintf(b, "terminal error: %v", e.Err)
 	case "dropped":
 		fmt.Fprintf(b, "dropped after %d retries: %v", e.Retry, e.Err)
+	case "stale":
+		fmt.Fprintf(b, "skipped: cache %s at rv=%s does not show this controller's own write (%s) yet; again in %s",
+			e.Informer, e.ResourceVersion, e.Awaited, e.RequeueAfter)
 	case "error":
 		fmt.Fprintf(b, "error (retry %d): %v", e.Retry, e.Err)
 	default:

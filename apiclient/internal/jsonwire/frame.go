@@ -8,12 +8,12 @@ import (
 
 // Reader cuts a byte stream into JSON values without copying them out: a watch
 // body into events, a LIST body into its members and items. It reads into one
-// buffer, finds where the next value ends by tracking only strings and brackets
-// (frameEnd, resumable, so each byte is looked at once however the value is split
-// across reads), and hands out a slice of the buffer, valid until the next call.
-// Frame leaves validation to its caller, which decodes while it validates with
-// WalkObject (apiclient's watch events and LIST items); Value validates with
-// CheckValue (a LIST's small header members).
+// buffer and hands out slices of it, valid until the next call. Walk gives the
+// caller's walker the buffer itself, and the walker's validation finds where the
+// value ends (apiclient's watch events and LIST items); Frame finds the end by
+// tracking only strings and brackets (frameEnd, resumable, so each byte is looked
+// at once however the value is split across reads) and leaves validation to its
+// caller; Value validates with CheckValue (a LIST's small header members).
 //
 // The buffer grows to the largest value seen (bounded by max) and is reused; a
 // 50 MB LIST body never sits in memory whole, only the item being read.
@@ -25,6 +25,7 @@ type Reader struct {
 	pos, end int
 	base     int64
 	max      int   // no single value may be longer than this
+	size     int   // the buffer's first size
 	err      error // the reader's error, returned once buffered bytes run out
 
 	// The scan of the value in progress, resumed after each read.
@@ -43,8 +44,18 @@ type frameScan struct {
 // ErrTooLarge is returned for a value longer than the reader's max.
 var ErrTooLarge = errors.New("value larger than the limit")
 
+// NewReader returns a Reader whose buffer starts at 32 KiB, grows to hold the
+// largest value, and never past max.
 func NewReader(r io.Reader, max int) *Reader {
-	return &Reader{r: r, max: max}
+	return NewReaderSize(r, 32<<10, max)
+}
+
+// NewReaderSize is NewReader with a buffer that starts at size bytes. A larger
+// buffer reads more at a time: fewer reads, and fewer values cut by the buffer's
+// end (see Walk). A LIST, read once and fast, wants that; a watch, which holds its
+// buffer for minutes to carry a few events, does not.
+func NewReaderSize(r io.Reader, size, max int) *Reader {
+	return &Reader{r: r, size: min(size, max), max: max}
 }
 
 // Offset is the stream offset of the next unread byte.
@@ -111,7 +122,11 @@ func (f *Reader) Value() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := CheckValue(v, 0, 0); err != nil {
+	end, err := CheckValue(v, 0, 0)
+	if err == nil && end != len(v) { // "00": a number frames to the next delimiter
+		err = BadByte(v, end, "after a value")
+	}
+	if err != nil {
 		return nil, Locate(err, at)
 	}
 	return v, nil
@@ -138,6 +153,53 @@ func (f *Reader) Frame() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// Walk hands the next value to walk, which validates and decodes it in one pass
+// (with WalkObject) and returns where it ends — or ErrShort when data ends first
+// — and returns the stream offset where the value starts, for Locate. walk may
+// be called twice for one value and must keep nothing of data.
+//
+// It is Frame and the caller's walk in one pass over the bytes: an object or an
+// array that is whole in the buffer — nearly every item of a LIST and every
+// watch event — is looked at once, by walk, with no framing scan before it (which
+// cost as much as the walk itself). Only a value the buffer cuts short is framed
+// (frameEnd, which resumes across reads without looking at a byte twice) and then
+// walked again, so however a server splits its writes a value costs at most three
+// passes, never one per read. Anything but an object or an array is framed first,
+// as Frame does: a number at the end of the buffer may go on in the next read.
+// Walk never waits for bytes past a value that is whole in the buffer.
+//
+// A cut value gets one more chance first: the buffer is read into once (the
+// value needs more bytes anyway) and walked again, since a read usually brings
+// what was missing; framing it is the way out when that is not enough.
+func (f *Reader) Walk(walk func(data []byte) (int, error)) (int64, error) {
+	c, err := f.Peek()
+	at := f.Offset()
+	if err != nil {
+		return at, err
+	}
+	for try := 0; try < 2 && (c == '{' || c == '['); try++ {
+		end, err := walk(f.buf[f.pos:f.end])
+		if err != ErrShort {
+			if err == nil {
+				f.pos += end
+			}
+			return at, err
+		}
+		if try == 0 && f.fill() != nil {
+			break // Frame reports the end of the stream, or the failed read
+		}
+	}
+	v, err := f.Frame()
+	if err != nil {
+		return at, err
+	}
+	end, err := walk(v)
+	if err == nil && end != len(v) {
+		err = ErrShort // the frame ended where the value did not: Locate says so
+	}
+	return at, err
 }
 
 // Locate turns a validation error inside a framed value that starts at stream
@@ -232,7 +294,7 @@ func (f *Reader) fill() error {
 			if f.end >= f.max {
 				return fmt.Errorf("at byte %d: %w of %d bytes", f.Offset(), ErrTooLarge, f.max)
 			}
-			size := max(2*len(f.buf), 32<<10)
+			size := max(2*len(f.buf), f.size)
 			size = min(size, f.max)
 			grown := make([]byte, size)
 			copy(grown, f.buf[:f.end])

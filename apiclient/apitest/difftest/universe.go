@@ -1,0 +1,81 @@
+package difftest
+
+import (
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// A sequence works on a small universe: four resources, a few names, a few
+// values. Small on purpose: with two names and two values per field, writes
+// that change nothing, conflicts and re-creations come up often, and those are
+// where a fake server goes wrong.
+
+// kind is one resource of the universe, with what the harness needs to know
+// about it: how to reach it, and which of its fields the real server fills in by
+// defaulting (apitest does no defaulting; see apitest's doc, "Divergences").
+type kind struct {
+	res    apiclient.Resource
+	status bool // has a status subresource
+
+	// shape is, of an object the server answered, what apitest models: the
+	// fields a sequence writes, and the metadata (project.go). nil: all of it.
+	shape keep
+	// defaults drops the values the real server fills in when a field is
+	// missing, so that "missing" and "defaulted" read the same.
+	defaults func(obj map[string]any)
+}
+
+// Widgets are a custom resource the harness installs (crd below): a spec with
+// a map, an atomic list and a number, and a status subresource.
+var widgets = apiclient.Resource{Group: "difftest.kubewire.dev", Version: "v1", Name: "widgets", Singular: "widget", Kind: "Widget", Namespaced: true}
+
+var kinds = map[string]*kind{
+	"configmaps":  {res: apiclient.ConfigMaps},
+	"widgets":     {res: widgets, status: true},
+	"deployments": {res: apiclient.Deployments, status: true, shape: deploymentShape, defaults: deploymentDefaults},
+	"pods":        {res: apiclient.Pods, status: true, shape: podShape, defaults: podDefaults},
+}
+
+// kindNames is kinds' keys in a fixed order, for the generator.
+var kindNames = []string{"configmaps", "widgets", "deployments", "pods"}
+
+// crd defines widgets. Its schema keeps whatever spec and status hold
+// (x-kubernetes-preserve-unknown-fields), so lists are atomic and maps
+// granular, which is what apitest assumes for a resource it knows nothing of.
+const crd = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"widgets.difftest.kubewire.dev"},
+"spec":{"group":"difftest.kubewire.dev","scope":"Namespaced",
+ "names":{"plural":"widgets","singular":"widget","kind":"Widget","listKind":"WidgetList"},
+ "versions":[{"name":"v1","served":true,"storage":true,
+  "subresources":{"status":{}},
+  "schema":{"openAPIV3Schema":{"type":"object","properties":{
+   "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+   "status":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}}`
+
+// The marker is the object a run creates last in each resource it watched: once
+// every watch has delivered it, every watch has delivered everything before it.
+const marker = "zz-end"
+
+// selectorLabel is the label the selector watches and lists filter on.
+const selectorLabel = "sel"
+
+// markerBody is the marker object of kind k: it carries selectorLabel so that
+// the filtered watches deliver it too.
+func markerBody(k string) string {
+	switch k {
+	case "configmaps":
+		return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"zz-end","labels":{"sel":"on"}}}`
+	case "widgets":
+		return `{"apiVersion":"difftest.kubewire.dev/v1","kind":"Widget","metadata":{"name":"zz-end","labels":{"sel":"on"}},"spec":{}}`
+	case "deployments":
+		return deploymentBody("zz-end", `"sel":"on"`, 1, `[{"name":"c1","image":"img:1"}]`)
+	default:
+		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"zz-end","labels":{"sel":"on"}},"spec":{"containers":[{"name":"c1","image":"img:1"}]}}`
+	}
+}
+
+// deploymentBody is a valid Deployment: its selector matches its template.
+func deploymentBody(name, labels string, replicas int, containers string) string {
+	return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"` + name + `","labels":{` + labels + `}},` +
+		`"spec":{"replicas":` + itoa(replicas) + `,"selector":{"matchLabels":{"app":"` + name + `"}},` +
+		`"template":{"metadata":{"labels":{"app":"` + name + `"}},"spec":{"containers":` + containers + `}}}}`
+}

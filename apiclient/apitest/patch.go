@@ -1,0 +1,136 @@
+package apitest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// PATCH, the verb of four kinds of patch: JSON merge, JSON, strategic merge,
+// and server-side apply, which has a function of its own.
+
+// patch changes an object by a JSON merge, JSON, strategic merge or apply
+// patch. It holds l.mu from the read to the write, so that concurrent patches
+// each apply to the latest version.
+func (l *liveState) patch(t target, contentType string, patch []byte, manager string, named, force bool) ([]byte, int, error) {
+	pt := strings.TrimSpace(strings.Split(contentType, ";")[0])
+	switch pt {
+	case string(apiclient.MergePatch), string(apiclient.StrategicMergePatch), string(apiclient.ApplyPatch), string(apiclient.JSONPatch):
+	default:
+		return nil, 0, fail(http.StatusUnsupportedMediaType, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+	}
+	var p any
+	if err := decodeJSON(patch, &p); err != nil {
+		return nil, 0, fail(http.StatusBadRequest, "error decoding patch: %v", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.strategyFor(t)
+	if pt == string(apiclient.ApplyPatch) {
+		if !named {
+			return nil, 0, fail(http.StatusBadRequest, "PATCH, application/apply-patch+yaml: fieldManager must be set")
+		}
+		return l.apply(t, st, p, manager, force)
+	}
+	if pt == string(apiclient.StrategicMergePatch) && st.custom {
+		return nil, 0, fail(http.StatusUnsupportedMediaType, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+	}
+	old, err := l.find(t, st)
+	if err != nil {
+		return nil, 0, err
+	}
+	merged, err := patched(pt, old, p, st)
+	if err != nil {
+		return nil, 0, err
+	}
+	merged = st.roundTrip(merged)
+	// A patch that names a resourceVersion applies only to that version.
+	if rv := merged.meta()["resourceVersion"]; rv != old.meta()["resourceVersion"] {
+		return nil, 0, conflict(t)
+	}
+	return l.commit(t, st, old, merged, trackUpdate(st, t, old, merged, manager, l.clock.Now()), viaUpdate)
+}
+
+// patched is old with patch p of type pt applied.
+func patched(pt string, old object, p any, st strategy) (object, error) {
+	merged := deepCopy(old)
+	switch pt {
+	case string(apiclient.JSONPatch):
+		ops, isList := p.([]any)
+		if !isList {
+			return nil, fail(http.StatusBadRequest, "json patch: the body is not a list of operations")
+		}
+		if err := applyJSONPatch(merged, ops); err != nil {
+			return nil, fail(http.StatusUnprocessableEntity, "%v", err)
+		}
+		return merged, nil
+	case string(apiclient.StrategicMergePatch):
+		pm, ok := p.(map[string]any)
+		if !ok {
+			return nil, fail(http.StatusBadRequest, "strategic merge patch: the body is not an object")
+		}
+		out, err := strategicMerge(merged, pm, st.schema)
+		if err != nil {
+			return nil, fail(http.StatusBadRequest, "%v", err)
+		}
+		return object(out), nil
+	}
+	out, ok := mergePatch(map[string]any(merged), p).(map[string]any)
+	if !ok {
+		return nil, fail(http.StatusUnprocessableEntity, "patch: the result is not an object")
+	}
+	return object(out), nil
+}
+
+// apply is server-side apply: the configuration p, merged into the object as
+// manager's, or creating it.
+func (l *liveState) apply(t target, st strategy, p any, manager string, force bool) ([]byte, int, error) {
+	config, ok := p.(map[string]any)
+	if !ok {
+		return nil, 0, fail(http.StatusBadRequest, "apply: the body is not an object")
+	}
+	cfg := object(config)
+	if cfg["apiVersion"] != t.apiVersion() || cfg["kind"] == nil || cfg["kind"] == "" {
+		return nil, 0, fail(http.StatusBadRequest, "apply: the configuration must name apiVersion %s and its kind", t.apiVersion())
+	}
+	if name, _ := cfg.meta()["name"].(string); name != t.name {
+		return nil, 0, fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
+	}
+	old, err := l.find(t, st)
+	if err != nil && (t.sub != "" || err.(statusError).code != http.StatusNotFound) {
+		return nil, 0, err
+	}
+	merged, owners, err := applyConfig(st, t, old, cfg, manager, force, l.clock.Now())
+	if err != nil {
+		return nil, 0, err
+	}
+	// A configuration that names a resourceVersion applies only to it (a
+	// check the write makes, after the merge found no conflict of owners).
+	if rv, _ := cfg.meta()["resourceVersion"].(string); rv != "" && old != nil && rv != old.meta()["resourceVersion"] {
+		return nil, 0, conflict(t)
+	}
+	// An empty labels or annotations map that a custom resource's apply
+	// leaves is kept by kube-apiserver though never shown (objects.go,
+	// residue), and makes the apply a write.
+	residue := st.custom && t.sub == "" && (isEmptyMap(merged.meta()["labels"]) || isEmptyMap(merged.meta()["annotations"]))
+	merged = st.roundTrip(merged)
+	k := t.collection() + "/" + key(t.namespace, t.name)
+	if old == nil {
+		merged.meta()["managedFields"] = owners.encode()
+		out, code, err := l.insert(t, st, merged)
+		if err == nil && residue && !t.dryRun {
+			l.residue[k] = true
+		}
+		return out, code, err
+	}
+	how := viaApply
+	if residue {
+		how = viaResidueApply
+	}
+	out, code, err := l.commit(t, st, old, merged, owners, how)
+	if err == nil && residue && !t.dryRun {
+		l.residue[k] = true
+	}
+	return out, code, err
+}

@@ -1,0 +1,222 @@
+package controller
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/trace"
+)
+
+// The staleness guard (doc.go, "A stale cache after your own write"): before a
+// Request is reconciled again, every cache that holds what its earlier
+// reconciles wrote must show those writes; until then the Request is skipped
+// and tried again shortly.
+//
+//	reconcile of R ─▶ write ─▶ answered at rv 15 ─▶ wrote(R, caches, rv 15)
+//	next turn of R ─▶ check: does every cache stand at 15 or later,
+//	                  holding none of R's deletes?
+//	                    yes ─▶ forget R's record; Reconcile
+//	                    no  ─▶ skip: AddAfter(5 ms, doubling to 1 s), count it,
+//	                           trace it; Reconcile is not called
+
+// Skipped Requests are tried again after staleRetryBase, doubling with each
+// skip in a row, at most staleRetryMax apart: a watch event is usually a few
+// milliseconds behind the write that caused it.
+const (
+	staleRetryBase = 5 * time.Millisecond
+	staleRetryMax  = time.Second
+)
+
+// StaleWaitLimit bounds how long the guard holds one Request back: past it,
+// counted from the first skip, the Request is reconciled on the caches as they
+// are, and a WARN says which cache never showed which write. A healthy watch
+// is milliseconds behind; the API server sends every watch a bookmark about
+// once a minute, which moves even a quiet or filtered cache on. What the limit
+// saves is a controller stuck for good on a cache that cannot move (its watch
+// failing for minutes; a DeltaFIFO informer, whose version only watch events
+// move, after a relist that carried the write).
+const StaleWaitLimit = time.Minute
+
+// staleGuard keeps, per Request, what the reconciles of it wrote and which
+// caches must show it. Safe for concurrent use; a Request is reconciled by one
+// worker at a time, so its record is written by one reconcile at a time.
+type staleGuard struct {
+	clock   Clock
+	mu      sync.Mutex
+	records map[Request]*record
+	sweepAt int // sweep the records when there are this many (wrote)
+}
+
+// record is what the reconciles of one Request wrote that some cache does not
+// show yet.
+type record struct {
+	// uid is the uid the Request's object had in the controller's cache when
+	// the write was made; "" when it was not cached.
+	uid    string
+	caches map[*informer.Informer]*informer.Written
+	skips  int       // turns skipped in a row
+	since  time.Time // the first of them
+}
+
+// lag is why a turn is skipped: one cache, and what it does not show yet.
+type lag struct {
+	cache *informer.Informer
+	wrote informer.Written
+	again time.Duration // until the Request is tried again
+}
+
+func newStaleGuard(clock Clock) *staleGuard {
+	return &staleGuard{clock: clock, records: map[Request]*record{}, sweepAt: 64}
+}
+
+// reconcileKey is the context key of a reconcile's reconciling.
+type reconcileKey struct{}
+
+// reconciling is what a reconcile's context carries when the guard is on: who
+// reconciles what, so that the writes made with it are recorded for them
+// (Manager.wrote).
+type reconciling struct {
+	guard *staleGuard
+	req   Request
+	uid   string // the uid of req's object in the controller's cache; "" if none
+}
+
+func reconcilingOf(ctx context.Context) *reconciling {
+	r, _ := ctx.Value(reconcileKey{}).(*reconciling)
+	return r
+}
+
+// wrote records that a reconcile of req, whose object had uid, made a write
+// that caches must show as w. A record of another uid is of an object since
+// deleted or recreated: it is replaced, as client-go's ConsistencyStore does.
+func (g *staleGuard) wrote(req Request, uid string, caches []*informer.Informer, w informer.Written) {
+	if len(caches) == 0 {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rec := g.records[req]
+	if rec == nil || rec.uid != uid {
+		rec = &record{uid: uid, caches: map[*informer.Informer]*informer.Written{}}
+		g.records[req] = rec
+	}
+	for _, inf := range caches {
+		if have := rec.caches[inf]; have != nil {
+			merge(have, w)
+		} else {
+			rec.caches[inf] = &informer.Written{ResourceVersion: w.ResourceVersion, Deleted: slices.Clone(w.Deleted)}
+		}
+	}
+	if len(g.records) >= g.sweepAt {
+		g.sweep()
+	}
+}
+
+// check says whether req may be reconciled now, its object having uid in the
+// controller's cache (cached false: not there). It may not while a cache does
+// not show a write of its record: then lag says which, and when to try again.
+// A record whose object is gone from the cache or was recreated (another uid)
+// is dropped: its writes were for an object that no longer is. gaveUp is a
+// record dropped at StaleWaitLimit, with the lag that was never made up.
+func (g *staleGuard) check(req Request, uid string, cached bool) (l lag, stale, gaveUp bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rec := g.records[req]
+	if rec == nil {
+		return lag{}, false, false
+	}
+	if rec.uid != "" && (!cached || uid != rec.uid) {
+		delete(g.records, req)
+		return lag{}, false, false
+	}
+	for inf, w := range rec.caches {
+		if inf.Shows(*w) {
+			delete(rec.caches, inf)
+			continue
+		}
+		l.cache, l.wrote = inf, *w
+	}
+	if l.cache == nil {
+		delete(g.records, req)
+		return lag{}, false, false
+	}
+	now := g.clock.Now()
+	if rec.skips == 0 {
+		rec.since = now
+	} else if now.Sub(rec.since) >= StaleWaitLimit {
+		delete(g.records, req)
+		return l, false, true
+	}
+	rec.skips++
+	l.again = min(staleRetryBase<<min(rec.skips-1, 20), staleRetryMax)
+	return l, true, false
+}
+
+// sweep drops the records every cache shows, so that Requests never reconciled
+// again do not keep theirs; called with mu held, when the records have doubled
+// since the last sweep.
+func (g *staleGuard) sweep() {
+	for req, rec := range g.records {
+		shown := true
+		for inf, w := range rec.caches {
+			if !inf.Shows(*w) {
+				shown = false
+				break
+			}
+		}
+		if shown {
+			delete(g.records, req)
+		}
+	}
+	g.sweepAt = max(64, 2*len(g.records))
+}
+
+// merge adds w to have: the newer version, every delete.
+func merge(have *informer.Written, w informer.Written) {
+	if newer(w.ResourceVersion, have.ResourceVersion) {
+		have.ResourceVersion = w.ResourceVersion
+	}
+	have.Deleted = append(have.Deleted, w.Deleted...)
+}
+
+// newer reports whether resourceVersion a is later than b; both are integers
+// here (Manager.wrote records no other), and "" is before any.
+func newer(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	return errA == nil && (errB != nil || x > y)
+}
+
+// skipStale is the guard's turn in processNextItem: if req may not be
+// reconciled yet it is requeued, counted and traced, and skipStale returns
+// true. Otherwise it returns the context the reconcile runs with, which
+// carries who reconciles what for the writes made with it.
+func (c *Controller) skipStale(ctx context.Context, req Request) (context.Context, bool) {
+	var uid string
+	var cached bool
+	if c.primary != nil {
+		uid, cached = c.primary.UIDOf(req.Namespace, req.Name)
+	}
+	l, stale, gaveUp := c.guard.check(req, uid, cached)
+	if gaveUp {
+		c.log.Warn("a cache never showed this controller's own write; reconciling on it as it is", "controller", c.name, "request", req.String(),
+			"cache", l.cache.Name(), "at", l.cache.StoreResourceVersion(), "wrote", l.wrote.String(), "waited", StaleWaitLimit)
+	}
+	if !stale {
+		return context.WithValue(ctx, reconcileKey{}, &reconciling{guard: c.guard, req: req, uid: uid}), false
+	}
+	c.stats.observe(staleSkip, 0)
+	c.stats.backingOff(req)
+	c.queue.AddAfter(req, l.again)
+	if c.trace != nil {
+		c.traceMu.Lock() // after the "queue add" of req, as a reconcile start (add)
+		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "stale", Informer: l.cache.Name(),
+			ResourceVersion: l.cache.StoreResourceVersion(), Awaited: l.wrote.String(), RequeueAfter: l.again})
+		c.traceMu.Unlock()
+	}
+	return ctx, true
+}
