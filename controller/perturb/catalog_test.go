@@ -37,7 +37,7 @@ func (r *cataloguer) Reconcile(ctx context.Context, req controller.Request) (con
 		names = append(names, w.Metadata.Name)
 	}
 	sort.Strings(names)
-	body := []byte(`{"metadata":{"name":"catalog"},"data":{"widgets":"` + strings.Join(names, ",") + `"}}`)
+	body := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"catalog"},"data":{"widgets":"` + strings.Join(names, ",") + `"}}`)
 	_, err := r.client.Resource(configMaps).Namespace(req.Namespace).Patch(ctx, "catalog", apiclient.ApplyPatch, body,
 		apiclient.WriteOptions{FieldManager: "catalog", Force: true})
 	return controller.Result{}, err

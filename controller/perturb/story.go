@@ -83,9 +83,23 @@ func (x *execution) hop(p *process, e trace.Event) {
 	if line != "" {
 		x.say(p, "  %s", line)
 	}
-	if e.Stage == trace.Controller && e.Verb == "reconcile" && e.Outcome != "start" {
+	if e.Stage == trace.Controller && e.Verb == "reconcile" && ended(e.Outcome) {
 		x.net.hold(p, e.Key)
 	}
+}
+
+// ended says whether a reconcile's outcome is told as a Reconcile returns, the
+// point where finish holds its worker. Not "start", nor "stale": the staleness
+// guard requeued the Request without calling Reconcile, and it tells so with
+// the controller's trace lock held — a handler's Request waits on that lock,
+// in a way synctest.Wait does not count as blocked, so a worker held there
+// would stop the whole execution.
+func ended(outcome string) bool {
+	switch outcome {
+	case "ok", "requeue", "error", "terminal", "dropped":
+		return true
+	}
+	return false
 }
 
 // outcomeOf is a reconcile's hop without its duration.
