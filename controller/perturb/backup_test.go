@@ -21,6 +21,15 @@ import (
 // between, and the next process finds no Job in the status and starts a
 // second backup. The fix names the Job after the Backup, so that a second
 // create fails with AlreadyExists and the Job is simply adopted.
+//
+// Within one process the Manager's staleness guard hides the bug: after the
+// status write, the next Reconcile of the Backup waits until the Backups
+// cache shows it, so a watch cut before the write came through (cut/1, cut/4)
+// no longer makes a second Job, as it did with the guard off
+// (controller.Options.DisableStaleGuard). A crash loses what the guard knew
+// with the rest of the process's memory: crash/1 and crash/3, the stale
+// views after a crash, a 500 on the status write (internal/2) and a 504 on
+// the create (timeout/1) still run a Backup twice (testdata/backup.golden).
 
 var backups = custom("backups", "Backup")
 

@@ -84,17 +84,26 @@
 // event already written is delivered (finish, in network.go): whether a
 // handler's Request came before or after the worker took the last one, the
 // next Reconcile reads the same caches and writes the same things. And
-// reports count versions as changes to state (v7: the 7th write to an object
-// that is not an Event or a Lease), not as resourceVersions, which one more
-// Event written moves.
+// reports count versions as changes to state (v7: the 7th write that changed
+// an object that is not an Event or a Lease; a write that changes nothing
+// moves no version, as on kube-apiserver), not as resourceVersions, which one
+// more Event written moves.
 //
 // The server's history is recorded whole, by a watch per collection from
 // resourceVersion 1 (history.go): it is where a lagging view is served from
 // (lag.go), what invariants are checked on, and what the end state is read
 // from. Perturbations act at the gate and nowhere else, so the package
-// depends on no internals of apitest, which is being rewritten (issue 30),
-// nor of the Manager: it sets ManagerOptions' Clock, Trace and Source, and
-// the Reflectors it builds draw their jitter from the seed.
+// depends on no internals of apitest (it needs only apitest.NewHandler), nor
+// of the Manager: it sets ManagerOptions' Clock, Trace and Source, and the
+// Reflectors it builds draw their jitter from the seed and list as the
+// Manager's do on apitest (streaming: apitest serves no /version for
+// ListCheapest to choose by).
+//
+// The Manager's staleness guard (controller.Options.DisableStaleGuard; on by
+// default) is left as the controller has it, since it is part of what is
+// tested: within one process it keeps a Reconcile from acting on a cache that
+// has not yet shown the controller's own writes. A worker the guard sends
+// back is not held (finish), and its skip is not told in the story.
 //
 // # Reading a report
 //
@@ -105,7 +114,7 @@
 // a hop, each prefixed with the process it is about:
 //
 //	step 3: delete buckets.example.com media/photos     the workload
-//	[1] ← buckets.example.com MODIFIED media/photos v9  a watch event delivered
+//	[1] ← buckets.example.com MODIFIED media/photos v7  a watch event delivered
 //	[1] → PATCH buckets.example.com media/photos 200 (write 8)
 //	                                                    a request and its answer
 //	[1]   reconcile media/photos: error: …              what a process made of it
@@ -130,16 +139,16 @@
 //	    configmaps media/registry: .data.photos is "s3://photos", the reference's absent
 //	  story:
 //	    step 3: delete buckets.example.com media/photos
-//	    [1] ← buckets.example.com MODIFIED media/photos v9
+//	    [1] ← buckets.example.com MODIFIED media/photos v7
 //	    [1] → PATCH buckets.example.com media/photos 200 (write 8)
 //	    [1] ✂ crashes before it reads the answer to write 8
 //	    [2] starts
 //	    [2] → WATCH buckets.example.com media (a streaming list) 200
-//	    [2] ← buckets.example.com ADDED media/videos v6
+//	    [2] ← buckets.example.com ADDED media/videos v5
 //	    [2]   buckets.example.com: listed 1
 //
 // Read it from the step: the user deletes photos; the finalizer holds it, so
-// the server only marks it (v9, deletionTimestamp set). Process 1 reconciles
+// the server only marks it (v7, deletionTimestamp set). Process 1 reconciles
 // and sends write 8, the finalizer's removal; the server answers 200 — and
 // with no finalizer left, deletes the Bucket. Process 1 dies before the next
 // line of its Reconcile, the one that would take the key out. Process 2 lists
@@ -164,7 +173,11 @@
 // fixed twin, each found by Explore and each passing it: sweeper_test.go
 // (deleting what a stale cache does not show: data lost), backup_test.go (a
 // Job with a generated name recorded in status afterwards: a crash between
-// the two runs it twice), task_test.go (a Task woken only on a Pending→Running
+// the two runs it twice; within one process, a watch of Backups cut before
+// the status write came through did so too — the next Reconcile read a cache
+// without it — until the staleness guard made that Reconcile wait for the
+// cache to show the write; a crash loses the guard's memory with the rest,
+// and the bug shows), task_test.go (a Task woken only on a Pending→Running
 // update: a relist that coalesces the two never wakes it), greeting_test.go
 // (a status write whose 409 is logged and forgotten), tenant_test.go (a create
 // whose lost answer comes back as AlreadyExists, taken for someone else's
@@ -175,16 +188,18 @@
 // # What the test server does not do
 //
 // Explore runs on apitest, so a report is as true as apitest is to
-// kube-apiserver (issue 30). The divergences of apitest as it stands that can
-// make a false report: a write that changes nothing still moves the
-// resourceVersion and sends a watch event, so a controller that applies or
-// patches unconditionally, watching what it writes, wakes itself forever and
-// is reported not idle (bench/operators/kubewire's StaticSite does); a
-// resourceVersion in an apply is not checked, so a conditional apply never
-// conflicts; and there is no garbage collector (the end state is compared as
-// if there were one, but an invariant sees the orphans). Those it does not
-// make, it can hide: no admission, no defaulting, no validation of what a
-// controller writes.
+// kube-apiserver (its doc.go lists the divergences; package difftest checks
+// the rest against real servers). The one that can make a false report:
+// there is no garbage collector (the end state is compared as if there were
+// one, but an invariant sees the orphans a deleted owner leaves, and a
+// controller that waits for the collector to delete a child waits forever).
+// Those that can hide a bug: no admission, no defaulting, and no validation
+// of what a controller writes beyond a few rules, so a controller whose
+// writes a real server refuses, or whose logic depends on a defaulted field,
+// can pass here. Before issue 30 apitest also moved the resourceVersion and
+// sent a watch event for a write that changed nothing (a controller that
+// applied unconditionally woke itself forever and was reported not idle), and
+// took an apply that named no apiVersion and kind; it no longer does either.
 //
 // # Guarantees
 //   - The same Spec and seed give the same report, run after run
@@ -193,6 +208,11 @@
 //   - A failure names one perturbation, and its replay line runs it again alone.
 //   - Nothing touches the network or the wall clock: executions run on fake
 //     time, so backoffs and requeues of minutes take none.
+//   - An execution that cannot go on — a goroutine blocked where
+//     synctest.Wait does not count it as blocked, such as a controller's
+//     deadlock on a mutex — ends the test binary after a minute of real time
+//     with a panic that names the execution and those goroutines (stall.go),
+//     not at the test timeout.
 //   - What is not explored: two faults in one execution, crashes at points
 //     other than writes and steps, several replicas (leader election and
 //     sharding are refused), a watch event late after a write (the worker

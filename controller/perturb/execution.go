@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -33,6 +34,7 @@ type execution struct {
 	seed    uint64
 	verbose bool
 	rng     *rand.Rand
+	moves   *atomic.Int64 // a turn of the driver's, for the watchdog outside the bubble
 
 	ctx        context.Context
 	hist       *history
@@ -86,8 +88,10 @@ type point struct {
 // verbose: the story keeps every hop of every stage, for a replay.
 func execute(t *testing.T, spec Spec, plan Perturbation, verbose bool) outcome {
 	var out outcome
+	var moves atomic.Int64
+	defer watchdog(plan.ID(), &moves)() // stall.go
 	synctest.Test(t, func(*testing.T) {
-		x := &execution{spec: spec, plan: plan, seed: spec.Seed, rng: rand.New(rand.NewPCG(spec.Seed, 0x9e3779b9)), at: -1, verbose: verbose}
+		x := &execution{spec: spec, plan: plan, seed: spec.Seed, rng: rand.New(rand.NewPCG(spec.Seed, 0x9e3779b9)), at: -1, verbose: verbose, moves: &moves}
 		x.run()
 		out = x.out
 	})
@@ -158,6 +162,7 @@ func (x *execution) settle(last bool) bool {
 	start, n := time.Now(), 0
 	for {
 		synctest.Wait()
+		x.moves.Add(1)
 		if !x.absorb() {
 			return false
 		}
