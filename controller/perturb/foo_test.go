@@ -56,7 +56,10 @@ func fooSpec() perturb.Spec {
 // replica count the Foo no longer asks for, before its view catches up and it
 // scales it forward again. The Foo's own status and the Deployment end as in
 // the reference — the controller is level-based — but the flap is real: pods
-// go and come back. It is what a staleness guard (issue 31) prevents.
+// go and come back. The Manager's staleness guard (issue 31, on by default)
+// does not prevent it: it makes a process wait for its caches to show that
+// process's own writes, and the process started after the crash has written
+// nothing yet.
 func TestFoo_under_every_perturbation(t *testing.T) {
 	r := perturb.Explore(t, fooSpec())
 	if r.Reference != "" {
