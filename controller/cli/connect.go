@@ -53,26 +53,30 @@ func (s *session) namespace(cfg *kubeconfig.Config) string {
 	return "default"
 }
 
-// resource resolves the RESOURCE argument by discovery.
-func (s *session) resource(ctx context.Context, c *apiclient.Client) (apiclient.Resource, error) {
-	if len(s.args) == 0 {
-		return apiclient.Resource{}, usagef("you must specify the type of resource, e.g. pods")
+// target connects and resolves the RESOURCE argument by discovery, for the
+// commands that act on one resource (get, watch, sync, record): the client, the
+// kubeconfig it was built from, and the resource. What the command needs the
+// server to offer for it (list, watch) the command checks.
+func (s *session) target(ctx context.Context) (*apiclient.Client, *kubeconfig.Config, apiclient.Resource, error) {
+	c, cfg, err := s.connect()
+	if err != nil {
+		return nil, nil, apiclient.Resource{}, err
 	}
-	return c.Resolve(ctx, s.args[0])
+	if len(s.args) == 0 {
+		return nil, nil, apiclient.Resource{}, usagef("you must specify the type of resource, e.g. pods")
+	}
+	res, err := c.Resolve(ctx, s.args[0])
+	return c, cfg, res, err
 }
 
-// listedAndWatched resolves RESOURCE for a command that runs a Reflector on it
-// (sync, record), which needs both verbs; done names what the command does with it
-// ("synced"), for the error.
-func (s *session) listedAndWatched(ctx context.Context, c *apiclient.Client, done string) (apiclient.Resource, error) {
-	res, err := s.resource(ctx, c)
-	if err != nil {
-		return res, err
-	}
+// listedAndWatched says why res cannot be done ("synced", "recorded") by a
+// command that runs a Reflector on it, which needs both list and watch; nil
+// when it can.
+func listedAndWatched(res apiclient.Resource, done string) error {
 	if !res.Has("list") || !res.Has("watch") {
-		return res, fmt.Errorf("%s cannot be %s: the server does not offer list and watch for it", res, done)
+		return fmt.Errorf("%s cannot be %s: the server does not offer list and watch for it", res, done)
 	}
-	return res, nil
+	return nil
 }
 
 // listOptions carries -l and --field-selector.

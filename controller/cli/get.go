@@ -19,11 +19,7 @@ func runGet(ctx context.Context, s *session) error {
 	default:
 		return usagef("unable to match a printer suitable for the output format %q, allowed formats are: json,name,table,wide,yaml", format)
 	}
-	c, cfg, err := s.connect()
-	if err != nil {
-		return err
-	}
-	res, err := s.resource(ctx, c)
+	c, cfg, res, err := s.target(ctx)
 	if err != nil {
 		return err
 	}

@@ -43,14 +43,13 @@ func runRecord(ctx context.Context, s *session) error {
 	if s.set("duration") && s.duration("duration") <= 0 {
 		return usagef("--duration must be a positive duration such as 30s, got %q", s.str("duration"))
 	}
-	c, cfg, err := s.connect()
+	// Discovery, so that RESOURCE may be anything kubectl accepts (po, deploy,
+	// a CRD's short name); the recording then holds only the list and the watches.
+	_, cfg, res, err := s.target(ctx)
 	if err != nil {
 		return err
 	}
-	// Discovery, so that RESOURCE may be anything kubectl accepts (po, deploy,
-	// a CRD's short name); the recording then holds only the list and the watches.
-	res, err := s.listedAndWatched(ctx, c, "recorded")
-	if err != nil {
+	if err := listedAndWatched(res, "recorded"); err != nil {
 		return err
 	}
 	ns := ""

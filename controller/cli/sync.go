@@ -42,12 +42,11 @@ func runSync(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	c, cfg, err := s.connect()
+	c, cfg, res, err := s.target(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := s.listedAndWatched(ctx, c, "synced")
-	if err != nil {
+	if err := listedAndWatched(res, "synced"); err != nil {
 		return err
 	}
 	start := time.Now()

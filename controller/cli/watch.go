@@ -33,11 +33,7 @@ func runWatch(ctx context.Context, s *session) error {
 	if format != "" && format != "json" {
 		return usagef("watch prints lines or -o json, not %q", format)
 	}
-	c, cfg, err := s.connect()
-	if err != nil {
-		return err
-	}
-	res, err := s.resource(ctx, c)
+	c, cfg, res, err := s.target(ctx)
 	if err != nil {
 		return err
 	}
