@@ -46,7 +46,7 @@ var testsMayImport = map[string][]string{
 // file that imported them would link it into the kubewire binary. Stages that may
 // import the package's top directory may import these from their tests
 // (apiclient/realtest: from apiclient on).
-var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apiclient/apitest/difftest", "controller/informer/informertest"}
+var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apiclient/apitest/difftest", "controller/informer/informertest", "controller/perturb"}
 
 // Inside controller/ (43% of the module), the packages form layers of their
 // own, and a non-test file of one may import, of the others under controller/,
@@ -54,8 +54,9 @@ var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apic
 // beneath a controller (informer; lease, and on it leaderelection and
 // sharding), the reconcile loop and the Manager (controller), the toolkit a
 // Reconciler uses (events, status, finalizer), the live page, the example
-// controllers, and the command (cli), which wires them all. A package missing from this table is an error: a new
-// package takes its place in the layers on purpose.
+// controllers, the explorer their tests run (perturb, test-only), and the
+// command (cli), which wires them all. A package missing from this table is an
+// error: a new package takes its place in the layers on purpose.
 var controllerMayImport = map[string][]string{
 	"controller/trace":                 nil,
 	"controller/pipeline":              nil,
@@ -74,6 +75,7 @@ var controllerMayImport = map[string][]string{
 	"controller/foo":                   {"controller", "controller/informer", "controller/events", "controller/status", "controller/finalizer"},
 	"controller/podrestart":            {"controller", "controller/informer"},
 	"controller/chaos":                 nil,
+	"controller/perturb":               {"controller", "controller/informer", "controller/trace"},
 	"controller/cli":                   {"*"},
 }
 

@@ -1,0 +1,111 @@
+package perturb
+
+import "time"
+
+// What the driver does between two things let through: take in what the
+// last one did, and end what the perturbation holds back when its time has
+// come.
+
+// absorb takes in what the last thing let through did: the story's line for a
+// request, the lagging watches' new events, held watches whose object has
+// changed, and the invariants at every new version. false: one failed.
+func (x *execution) absorb() bool {
+	x.net.feed()
+	if c := x.let; c != nil {
+		x.let = nil
+		if c.isWrite() {
+			x.out.writes[len(x.out.writes)-1].version = x.hist.ordinal(x.hist.last())
+		}
+		x.noteWatched(c)
+	}
+	x.releaseHolds(false)
+	return x.checkInvariants()
+}
+
+// noteWatched remembers which collections the processes list and watch.
+func (x *execution) noteWatched(c *call) {
+	if c.req.Method != "GET" || c.t.name != "" {
+		return
+	}
+	for _, w := range x.out.watched {
+		if w == c.t.coll() {
+			return
+		}
+	}
+	x.out.watched = append(x.out.watched, c.t.coll())
+}
+
+// releaseHolds ends the watches a Coalesce holds once their object has
+// changed again (or, with all, anyway): 410 Expired, and the Reflector's relist
+// shows the object as it is now.
+func (x *execution) releaseHolds(all bool) bool {
+	n := x.net
+	n.mu.Lock()
+	var released []*stream
+	for _, s := range n.streams {
+		h := s.hold
+		if h == nil {
+			continue
+		}
+		changed := false
+		for _, c := range x.hist.since(h.rv) {
+			changed = changed || (c.coll == s.t.coll() && c.key() == h.key)
+		}
+		if changed || all {
+			s.hold, s.queued, s.ended = nil, [][]byte{expiredLine()}, true
+			s.cancel()
+			released = append(released, s)
+		}
+	}
+	n.mu.Unlock()
+	for _, s := range released {
+		x.say(s.proc, "✂ the held watch of %s ends with 410 Expired: the relist shows %s as it is now", s.t.coll(), x.plan.Key)
+	}
+	return len(released) > 0
+}
+
+func (x *execution) letHoldsGo() bool { return x.releaseHolds(true) }
+
+// letGo ends what the perturbation still holds back: a held watch, a lag.
+func (x *execution) letGo() bool {
+	held := x.releaseHolds(true)
+	return x.liftLag() || held
+}
+
+// liftLag lifts the current process's stale view once it is idle: its watches
+// catch up.
+func (x *execution) liftLag() bool {
+	l := x.cur.lag
+	x.net.mu.Lock()
+	lift := l != nil && !l.lifted
+	if lift {
+		l.lifted = true
+	}
+	x.net.mu.Unlock()
+	if lift {
+		x.say(x.cur, "its view of %s catches up", l.coll)
+	}
+	return lift
+}
+
+// restart crashes the current process and starts a fresh one, with the
+// perturbation's stale view for Stale.
+func (x *execution) restart() bool {
+	old := x.cur
+	x.say(old, "✂ crashes before it reads the answer to write %d", x.plan.Write)
+	x.net.kill(old)
+	if err := x.stop(old); err != nil {
+		x.fail("%v", err)
+		return false
+	}
+	var l *lag
+	if x.plan.Kind == Stale {
+		l = &lag{coll: x.plan.Coll, rv: x.hist.version(x.plan.Version), v: x.plan.Version}
+	}
+	if err := x.start(l); err != nil {
+		x.fail("%v", err)
+		return false
+	}
+	x.lastActive = time.Now()
+	return true
+}

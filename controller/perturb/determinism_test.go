@@ -1,0 +1,49 @@
+package perturb_test
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/controller/perturb"
+)
+
+// The same Spec and seed give the same report, run after run. Every golden
+// file checks that once a run against the report committed; this test runs
+// the backup example (whose Jobs have generated names) twice, and with
+// KUBEWIRE_PERTURB_RUNS=50, Foo's five-step exploration and the backup
+// example fifty times each.
+func TestReports_are_the_same_run_after_run(t *testing.T) {
+	runs, specs := 2, map[string]perturb.Spec{"backup": backupSpec(false)}
+	if n, err := strconv.Atoi(os.Getenv("KUBEWIRE_PERTURB_RUNS")); err == nil && n > 1 {
+		runs, specs["foo"] = n, fooSpec()
+	}
+	for name, spec := range specs {
+		first := perturb.Explore(t, spec).String()
+		for i := 2; i <= runs; i++ {
+			if got := perturb.Explore(t, spec).String(); got != first {
+				t.Fatalf("%s: run %d's report differs from run 1's:\n--- run %d\n%s--- run 1\n%s", name, i, i, got, first)
+			}
+		}
+	}
+}
+
+// A different seed makes other choices where several things could happen
+// next — here, which of two informers' watch events is delivered first, or
+// whether a request goes before a watch event — and tells another story.
+func TestSeed_picks_the_order(t *testing.T) {
+	stories := map[string]bool{}
+	for seed := uint64(1); seed <= 2; seed++ {
+		spec := starterSpec(false)
+		spec.Seed = seed
+		r := perturb.Explore(t, spec)
+		if len(r.Failures) == 0 {
+			t.Fatalf("seed %d found nothing:\n%s", seed, r)
+		}
+		stories[strings.Join(r.Failures[0].Story, "\n")] = true
+	}
+	if len(stories) < 2 {
+		t.Fatalf("two seeds told one story")
+	}
+}

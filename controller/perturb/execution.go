@@ -1,0 +1,228 @@
+package perturb
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+)
+
+// execution is one run of the workload against the controller, with at most
+// one perturbation: the reference has none. It runs inside a synctest
+// bubble, and its driver — run, in the bubble's first goroutine — decides
+// everything that can happen in more than one order:
+//
+//	start process 1
+//	for each step:  settle, then do the step
+//	settle
+//
+//	settle: repeat until idle for Quiet (or the Converge bound, or MaxMessages):
+//	        synctest.Wait()            every other goroutine is blocked
+//	        absorb                     what happened: the story, invariants, held watches
+//	        crash and restart          if the perturbation said so at the last write
+//	        let one thing through      a held request, or one watch event (seeded choice)
+//	        or wait for the fake clock to bring something (a backoff, a requeue)
+type execution struct {
+	spec    Spec
+	plan    Perturbation
+	seed    uint64
+	verbose bool
+	rng     *rand.Rand
+	moves   *atomic.Int64 // a turn of the driver's, for the watchdog outside the bubble
+
+	ctx        context.Context
+	hist       *history
+	net        *network
+	stopServer func()
+	client     *apiclient.Client // the workload's
+	procs      []*process
+	cur        *process
+
+	let        *call     // let through since the last absorb
+	crashDue   bool      // the perturbation's write was answered: crash now
+	fired      bool      // the perturbation happened
+	lastActive time.Time // the last write or watch event
+	checkedAt  int64     // the version invariants were last checked at
+	state      objects   // the server's objects at checkedAt
+
+	mu    sync.Mutex // guards the story: hops come from every goroutine
+	over  bool       // the execution is shutting down: hops are no longer told
+	story []string
+	at    int // where in the story the perturbation happened, -1 before
+
+	out outcome
+}
+
+// outcome is what an execution leaves behind: plain values, read after the
+// bubble is gone.
+type outcome struct {
+	writes  []point  // every write of a process, in order
+	events  []point  // every watch event a process was delivered, in order
+	watched []string // the collections processes listed or watched
+	history []change
+	problem string // empty when every check passed
+	fired   bool
+	story   []string
+	at      int
+}
+
+// point is a write or a watch event, for naming perturbations after it.
+type point struct {
+	what    string // as the story tells it
+	method  string // writes
+	coll    string
+	key     string
+	typ     string // events
+	version int    // the state's version (ordinal) after the write; the event's
+	// conditional: a write that can be answered 409 (perturbation.go)
+	conditional bool
+}
+
+// execute runs one execution in a bubble of its own.
+// verbose: the story keeps every hop of every stage, for a replay.
+func execute(t *testing.T, spec Spec, plan Perturbation, verbose bool) outcome {
+	var out outcome
+	var moves atomic.Int64
+	defer watchdog(plan.ID(), &moves)() // stall.go
+	synctest.Test(t, func(*testing.T) {
+		x := &execution{spec: spec, plan: plan, seed: spec.Seed, rng: rand.New(rand.NewPCG(spec.Seed, 0x9e3779b9)), at: -1, verbose: verbose, moves: &moves}
+		x.run()
+		out = x.out
+	})
+	return out
+}
+
+func (x *execution) run() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	x.ctx = ctx
+	h, stop := apitest.NewHandler(nil)
+	x.stopServer = stop
+	x.hist = newHistory(ctx, h)
+	x.net = newNetwork(h, x.hist)
+	x.net.told = x.told
+	x.client, _ = apiclient.New(config, apiclient.Options{Transport: transport{x.net, nil}})
+	x.lastActive = time.Now()
+	defer x.shutdown()
+	if err := x.start(nil); err != nil {
+		x.fail("%v", err)
+		return
+	}
+	for i, st := range x.spec.Workload {
+		if !x.settle(false) {
+			return
+		}
+		down := x.plan.Kind == Down && x.plan.Step == i+1
+		if down {
+			x.fire()
+			x.say(x.cur, "✂ stops before step %d", i+1)
+			x.net.kill(x.cur)
+			if err := x.stop(x.cur); err != nil {
+				x.fail("%v", err)
+				return
+			}
+		}
+		x.say(nil, "step %d: %s", i+1, st.Name)
+		x.lastActive = time.Now()
+		err := st.Do(ctx, x.client)
+		if down {
+			if err := x.start(nil); err != nil {
+				x.fail("%v", err)
+				return
+			}
+		}
+		if err != nil && x.letGo() {
+			// A step that needs what the controller has not done yet (a
+			// Deployment to write the status of) waits for it, as a user
+			// would: whatever the perturbation holds lets go first.
+			x.say(nil, "step %d fails (%v): what is held back lets go, and the step is tried again", i+1, err)
+			if !x.settle(false) {
+				return
+			}
+			err = st.Do(ctx, x.client)
+		}
+		if err != nil {
+			x.fail("step %d (%s): %v", i+1, st.Name, err)
+			return
+		}
+	}
+	x.settle(true)
+}
+
+// settle lets things through until the controller is idle: Quiet of fake time
+// with nothing written and no watch event delivered. last: the workload is
+// done, and held watches are let go.
+func (x *execution) settle(last bool) bool {
+	start, n := time.Now(), 0
+	for {
+		synctest.Wait()
+		x.moves.Add(1)
+		if !x.absorb() {
+			return false
+		}
+		if x.crashDue {
+			x.crashDue = false
+			if !x.restart() {
+				return false
+			}
+			continue
+		}
+		if x.letOne() {
+			if n++; n > x.spec.MaxMessages {
+				x.fail("not idle after %d requests and watch events (a loop?)", n)
+				return false
+			}
+			continue
+		}
+		if time.Since(start) > x.spec.Converge {
+			x.fail("not idle %s after it began", x.spec.Converge)
+			return false
+		}
+		select {
+		case <-x.net.arrived:
+			continue
+		case <-time.After(time.Until(x.lastActive.Add(x.spec.Quiet))):
+		}
+		if time.Since(x.lastActive) < x.spec.Quiet {
+			continue
+		}
+		if x.liftLag() || (last && x.letHoldsGo()) {
+			x.lastActive = time.Now()
+			continue
+		}
+		return true
+	}
+}
+
+// shutdown stops every process and the server, and keeps what the execution
+// leaves behind.
+func (x *execution) shutdown() {
+	x.mu.Lock()
+	x.over = true
+	x.mu.Unlock()
+	for _, p := range x.procs {
+		if err := x.stop(p); err != nil && x.out.problem == "" {
+			x.fail("%v", err)
+		}
+	}
+	x.stopServer()
+	synctest.Wait()
+	x.out.history = x.hist.since(0)
+	x.out.fired = x.fired
+	x.mu.Lock()
+	x.out.story, x.out.at = x.story, x.at
+	x.mu.Unlock()
+	// What the server made up — generated names, uids — is told as what it
+	// stands for, the same in every run.
+	r := identities(x.out.history).replacer()
+	for i, line := range x.out.story {
+		x.out.story[i] = r.Replace(line)
+	}
+	x.out.problem = r.Replace(x.out.problem)
+}

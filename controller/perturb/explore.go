@@ -1,0 +1,106 @@
+package perturb
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Explore runs the reference execution of spec — the workload, no
+// perturbation — and then one execution for each perturbation of the kinds
+// spec.Kinds at each point the reference offers (plan), each in a synctest
+// bubble of its own, and checks each against the oracle (oracle.go). It
+// returns what it found; it fails t only when it cannot run at all (no Setup).
+// Check the report: if err := perturb.Explore(t, spec).Err(); err != nil {
+// t.Fatal(err) }.
+//
+// KUBEWIRE_PERTURB='seed=N only=ID' replays: the seed replaces spec.Seed, and
+// only the perturbation named runs after the reference, its whole story (every
+// hop of every stage) in t's log.
+func Explore(t *testing.T, spec Spec) *Report {
+	t.Helper()
+	if spec.Setup == nil {
+		t.Fatal("perturb: Spec.Setup is nil: give the function that builds the controller on a Manager")
+	}
+	spec = spec.withDefaults()
+	only, err := replayFromEnv(&spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Report{Test: t.Name(), Seed: spec.Seed}
+	ref := execute(t, spec, Perturbation{}, false)
+	r.Writes, r.Events = len(ref.writes), len(ref.events)
+	if ref.problem != "" {
+		r.Reference = ref.problem
+		r.Story = ref.story
+		return r
+	}
+	want := endState(ref.history, spec.Ignore)
+	plans := plan(ref, spec)
+	if only != nil {
+		plans = []Perturbation{*only}
+	}
+	for _, p := range plans {
+		out := execute(t, spec, p, only != nil)
+		r.Executions++
+		if only != nil {
+			t.Logf("perturb: %s, the whole story:\n%s", p.ID(), strings.Join(out.story, "\n"))
+		}
+		problem := out.problem
+		if problem == "" {
+			if d := diff(want, endState(out.history, spec.Ignore), 12); len(d) > 0 {
+				problem = "the end state differs from the reference's:\n  " + strings.Join(d, "\n  ")
+			}
+		}
+		if problem != "" {
+			r.Failures = append(r.Failures, Failure{Perturbation: p, About: about(p, ref), Problem: problem, Story: around(out.story, out.at)})
+		}
+	}
+	return r
+}
+
+// replayFromEnv reads KUBEWIRE_PERTURB: "seed=N" and "only=ID", separated by
+// spaces.
+func replayFromEnv(spec *Spec) (*Perturbation, error) {
+	env := os.Getenv("KUBEWIRE_PERTURB")
+	var only *Perturbation
+	for _, f := range strings.Fields(env) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "seed":
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || n == 0 {
+				return nil, fmt.Errorf("perturb: KUBEWIRE_PERTURB: seed=%q is not a positive number", v)
+			}
+			spec.Seed = n
+		case "only":
+			p, err := ParseID(v)
+			if err != nil {
+				return nil, fmt.Errorf("perturb: KUBEWIRE_PERTURB: %w", err)
+			}
+			only = &p
+		default:
+			return nil, fmt.Errorf("perturb: KUBEWIRE_PERTURB=%q: want seed=N and only=ID", env)
+		}
+	}
+	return only, nil
+}
+
+// around is the part of a story around where the perturbation happened: a
+// few lines before it, and what followed.
+func around(story []string, at int) []string {
+	if at < 0 {
+		at = len(story)
+	}
+	from, to := max(0, at-10), min(len(story), at+40)
+	out := append([]string(nil), story[from:to]...)
+	if from > 0 {
+		out = append([]string{"…"}, out...)
+	}
+	if to < len(story) {
+		out = append(out, "…", story[len(story)-1])
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+package perturb_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/controller/perturb"
+)
+
+func TestParseID_reads_back_what_ID_writes(t *testing.T) {
+	for _, p := range []perturb.Perturbation{
+		{Kind: perturb.Crash, Write: 3},
+		{Kind: perturb.Down, Step: 2},
+		{Kind: perturb.Stale, Write: 3, Coll: "deployments.apps", Version: 12},
+		{Kind: perturb.Coalesce, Coll: "pods", Key: "default/web-1", Version: 7},
+		{Kind: perturb.Coalesce, Coll: "namespaces", Key: "demo", Version: 1},
+		{Kind: perturb.Conflict, Write: 1}, {Kind: perturb.Throttle, Write: 2}, {Kind: perturb.Unavailable, Write: 3},
+		{Kind: perturb.Internal, Write: 4}, {Kind: perturb.Timeout, Write: 5},
+		{Kind: perturb.Cut, Event: 6}, {Kind: perturb.Expire, Event: 7},
+	} {
+		got, err := perturb.ParseID(p.ID())
+		if err != nil || got != p {
+			t.Errorf("ParseID(%q) = %+v, %v; want %+v", p.ID(), got, err, p)
+		}
+	}
+}
+
+func TestParseID_says_what_an_ID_looks_like(t *testing.T) {
+	for _, id := range []string{"", "crash", "crash/x", "stale/3/pods", "stale/3/pods@x", "coalesce/pods", "reboot/1", "cut/", "stale/3/pods@-1", "crash/0", "down/-2"} {
+		_, err := perturb.ParseID(id)
+		if err == nil || !strings.Contains(err.Error(), "crash/3") {
+			t.Errorf("ParseID(%q): %v, want an error with examples", id, err)
+		}
+	}
+}
+
+// FuzzParseID: whatever it is given, ParseID does not panic, and what it
+// accepts it writes back to an ID that reads the same.
+func FuzzParseID(f *testing.F) {
+	for _, s := range []string{"crash/3", "down/1", "stale/3/deployments.apps@12", "coalesce/pods/default/web-1@7", "expire/5", "coalesce/a/b/c@d@1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		p, err := perturb.ParseID(id)
+		if err != nil {
+			return
+		}
+		again, err := perturb.ParseID(p.ID())
+		if err != nil || again != p {
+			t.Fatalf("ParseID(%q) = %+v, whose ID %q reads back as %+v, %v", id, p, p.ID(), again, err)
+		}
+	})
+}

@@ -1,0 +1,188 @@
+package perturb
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller"
+)
+
+// Spec is what Explore explores: a controller, what a user does to the
+// cluster, and what must hold.
+type Spec struct {
+	// Setup builds the controller(s) on m, as a program's main would
+	// (controller.New(m, …)…Complete). It is called once per process: after a
+	// crash, again, on a fresh Manager, as a restarted Pod would run main.
+	Setup func(m *controller.Manager) error
+	// Manager is each process's ManagerOptions. Explore sets Clock (the
+	// bubble's), Trace (calling the one given too), Log (nothing is logged when
+	// nil) and, unless one is given, Source (listwatch Reflectors with jitter
+	// drawn from the seed). LeaderElection, Sharding and MetricsAddr must be
+	// left empty: a process here is one replica, and listens nowhere.
+	Manager controller.ManagerOptions
+	// Workload is what a user does, one Step at a time, each once the
+	// controller is idle (Quiet) after the one before. Create, Patch,
+	// PatchStatus and Delete make the usual ones.
+	Workload []Step
+	// Invariants must hold of the server's objects at every version, from the
+	// first write to the last, in every execution.
+	Invariants []Invariant
+	// Ignore names fields left out when an end state is compared with the
+	// reference's, each "collection:path" as a report writes them
+	// (`deployments.apps:.spec.template.metadata.annotations["example.com/at"]`,
+	// "*:" for every collection); a path names its whole subtree. Always
+	// left out: uid, resourceVersion, creation and deletion timestamps,
+	// managedFields, and every string that reads as a time.
+	Ignore []string
+	// Kinds are the kinds explored; nil means all of them (Kinds).
+	Kinds []Kind
+	// Seed decides, wherever several things could happen next (a request
+	// and a watch event, two requests), which does. 0 means 1. The same seed
+	// gives the same executions and the same report.
+	Seed uint64
+	// Quiet is how long (on the bubble's fake clock) nothing may be written
+	// or delivered for the controller to count as idle; 0 means 10 s.
+	Quiet time.Duration
+	// Converge bounds how long (fake clock) the controller may take to become
+	// idle after a step, a restart or the start; 0 means 10 minutes.
+	Converge time.Duration
+	// MaxMessages bounds what the gate lets through while waiting for the
+	// controller to become idle, for loops that take no time; 0 means 2,000.
+	MaxMessages int
+}
+
+// Step is one thing the user does. Do runs with the controller stopped in
+// its tracks (the driver's goroutine runs it), so it must not wait for the
+// controller: make that the next Step.
+type Step struct {
+	Name string
+	Do   func(ctx context.Context, c *apiclient.Client) error
+}
+
+// Invariant is a rule about the server's objects. Holds returns nil when it
+// holds of s, else what is wrong.
+type Invariant struct {
+	Name  string
+	Holds func(s *State) error
+}
+
+// Create is the Step that creates obj (JSON) in res; its namespace is the
+// object's, else the Manager's.
+func Create(res apiclient.Resource, obj string) Step {
+	return Step{Name: "create " + res.String() + " " + nameIn(obj), Do: func(ctx context.Context, c *apiclient.Client) error {
+		o, err := apiclient.DecodeObject([]byte(obj))
+		if err != nil {
+			return err
+		}
+		_, err = c.Resource(res).Namespace(o.Metadata.Namespace).Create(ctx, []byte(obj), apiclient.WriteOptions{})
+		return err
+	}}
+}
+
+// Patch is the Step that merge-patches the object of res named key
+// ("namespace/name", or "name" when cluster-scoped).
+func Patch(res apiclient.Resource, key, patch string) Step {
+	return Step{Name: "patch " + res.String() + " " + key + " " + patch, Do: func(ctx context.Context, c *apiclient.Client) error {
+		ns, name := splitKey(key)
+		_, err := c.Resource(res).Namespace(ns).Patch(ctx, name, apiclient.MergePatch, []byte(patch), apiclient.WriteOptions{})
+		return err
+	}}
+}
+
+// PatchStatus is Patch of the status subresource: what a kubelet or another
+// controller would write (a pod turning Running).
+func PatchStatus(res apiclient.Resource, key, patch string) Step {
+	return Step{Name: "patch " + res.String() + "/status " + key + " " + patch, Do: func(ctx context.Context, c *apiclient.Client) error {
+		ns, name := splitKey(key)
+		_, err := c.Resource(res).Namespace(ns).Patch(ctx, name, apiclient.MergePatch, []byte(patch), apiclient.WriteOptions{}, "status")
+		return err
+	}}
+}
+
+// Delete is the Step that deletes the object of res named key.
+func Delete(res apiclient.Resource, key string) Step {
+	return Step{Name: "delete " + res.String() + " " + key, Do: func(ctx context.Context, c *apiclient.Client) error {
+		ns, name := splitKey(key)
+		return c.Resource(res).Namespace(ns).Delete(ctx, name, apiclient.DeleteOptions{})
+	}}
+}
+
+func splitKey(key string) (ns, name string) {
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		return ns, name
+	}
+	return "", key
+}
+
+func nameIn(obj string) string {
+	o, err := apiclient.DecodeObject([]byte(obj))
+	if err != nil {
+		return "(not an object)"
+	}
+	return o.Key()
+}
+
+// State is the server's objects at one version, as an Invariant sees them.
+type State struct {
+	Version int // the changes to state so far (Events and Leases aside)
+	objs    objects
+	before  objects
+}
+
+// Before is the state one change earlier, for invariants about a change
+// ("replicas are only ever set to what the Foo asks"); at the first change,
+// the empty server.
+func (s *State) Before() *State {
+	return &State{Version: s.Version - 1, objs: s.before}
+}
+
+// List returns the objects of res, by key.
+func (s *State) List(res apiclient.Resource) []*apiclient.Object {
+	coll := s.objs[res.String()]
+	keys := make([]string, 0, len(coll))
+	for k := range coll {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*apiclient.Object, 0, len(keys))
+	for _, k := range keys {
+		if o, err := apiclient.DecodeObject(coll[k].raw); err == nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Get returns the object of res named key ("namespace/name"), nil if there is
+// none.
+func (s *State) Get(res apiclient.Resource, key string) *apiclient.Object {
+	c, ok := s.objs[res.String()][key]
+	if !ok {
+		return nil
+	}
+	o, _ := apiclient.DecodeObject(c.raw)
+	return o
+}
+
+// withDefaults fills what the Spec leaves out.
+func (s Spec) withDefaults() Spec {
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Quiet <= 0 {
+		s.Quiet = 10 * time.Second
+	}
+	if s.Converge <= 0 {
+		s.Converge = 10 * time.Minute
+	}
+	if s.MaxMessages <= 0 {
+		s.MaxMessages = 2000
+	}
+	if s.Kinds == nil {
+		s.Kinds = Kinds
+	}
+	return s
+}
