@@ -60,15 +60,15 @@ func exampleManager(opts controller.ManagerOptions, pods ...string) (*apitest.Se
 // reconciles, reading it from the informer's cache, and whose Reconcile fails for
 // one pod, so that the loop retries it up to MaxRetries times and then drops it.
 //
-// The Example waits for each reconcile it expects before taking the next step, so
+// The Example waits for each line it expects before taking the next step, so
 // that its output is deterministic; a real controller never waits like this.
 func Example_workqueue() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	// reconciled is how the Example learns that a Reconcile has returned; dropped,
-	// that the loop gave up on a Request. Both are unbuffered: the worker waits
-	// for the Example to take note, which keeps the output in order.
-	reconciled := make(chan struct{})
+	// printed is how the Example learns that a Reconcile has printed its line;
+	// dropped, that the loop gave up on a Request. Both are unbuffered: the
+	// worker waits for the Example to take note, which keeps the output in order.
+	printed := make(chan struct{})
 	dropped := make(chan string)
 	trace := func(e trace.Event) { // every hop of the pipeline: the Example waits for one
 		if e.Stage == trace.Controller && e.Outcome == "dropped" {
@@ -86,19 +86,32 @@ func Example_workqueue() {
 	client := m.Client()
 	pods := controller.Lister[examplePodView](m)
 
+	say := func(format string, args ...any) {
+		fmt.Printf(format, args...)
+		printed <- struct{}{}
+	}
+	goneSaid := map[controller.Request]bool{} // one worker: no lock needed
 	reconcile := func(ctx context.Context, req controller.Request) (controller.Result, error) {
-		defer func() { reconciled <- struct{}{} }()
 		// The Request is only a name. What the pod looks like now is read from the
 		// cache: the informer updated it before it told the controller, so the
 		// cache holds at least the change that queued this Request.
 		pod, err := pods.Get(req.Namespace, req.Name)
 		if apiclient.IsNotFound(err) {
 			// Gone from the cache means gone from the server: this is where a
-			// controller cleans up whatever it made for the pod.
-			fmt.Printf("Pod %s does not exist anymore\n", req)
+			// controller cleans up whatever it made for the pod. A Pod's delete is
+			// two changes, as on kube-apiserver: marked (deletionTimestamp), then
+			// removed; the queue may fold them into one Reconcile or not, so the
+			// same Request can find the pod gone twice. Cleaning up must not care.
+			if !goneSaid[req] {
+				goneSaid[req] = true
+				say("Pod %s does not exist anymore\n", req)
+			}
 			return controller.Result{}, nil
 		}
-		fmt.Printf("Sync/Add/Update for Pod %s\n", pod.Name)
+		if pod.DeletionTimestamp != nil {
+			return controller.Result{}, nil // being deleted: its removal comes next
+		}
+		say("Sync/Add/Update for Pod %s\n", pod.Name)
 		if pod.Name == "broken" {
 			// An ordinary error: the loop puts the Request back with a growing delay
 			// (5 ms, 10 ms, 20 ms, …) and calls us again.
@@ -122,32 +135,32 @@ func Example_workqueue() {
 	go func() { done <- m.Run(ctx) }() // owned here: waited for at the end
 
 	rc := client.Resource(apiclient.Pods).Namespace("default")
-	<-reconciled // web-1, from the initial list
+	<-printed // web-1, from the initial list
 
 	if _, err := rc.Create(ctx, examplePod("web-2"), apiclient.WriteOptions{}); err != nil {
 		fmt.Println(err)
 		return
 	}
-	<-reconciled
+	<-printed
 
 	if _, err := rc.Patch(ctx, "web-1", apiclient.MergePatch, []byte(`{"metadata":{"labels":{"tier":"frontend"}}}`), apiclient.WriteOptions{}); err != nil {
 		fmt.Println(err)
 		return
 	}
-	<-reconciled
+	<-printed
 
 	if err := rc.Delete(ctx, "web-2", apiclient.DeleteOptions{}); err != nil {
 		fmt.Println(err)
 		return
 	}
-	<-reconciled
+	<-printed
 
 	if _, err := rc.Create(ctx, examplePod("broken"), apiclient.WriteOptions{}); err != nil {
 		fmt.Println(err)
 		return
 	}
 	for i := 0; i < 1+5; i++ { // the first attempt and five retries
-		<-reconciled
+		<-printed
 	}
 	fmt.Println("Dropping pod out of the queue:", strings.SplitN(<-dropped, "controller reconcile ", 2)[1])
 

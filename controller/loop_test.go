@@ -88,7 +88,7 @@ func until(rec *reconcileLog, sentinel string) string {
 func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T) {
 	m := newTestManager(t, controller.ManagerOptions{})
 	rec := newLog(nil)
-	_, err := controller.New(m.Manager, "owners", controller.Options{}).
+	ctrl, err := controller.New(m.Manager, "owners", controller.Options{}).
 		For(apiclient.ConfigMaps). // the owners: nothing listed, the Requests come from the pods
 		Watches(apiclient.Pods, byOwner).
 		Complete(rec)
@@ -102,6 +102,9 @@ func TestController_watch_maps_the_old_and_the_new_owner_on_update(t *testing.T)
 	if got := until(rec, "default/x"); got != "" {
 		t.Fatalf("after the initial list: reconciled %q before default/x", got)
 	}
+	// x's Reconcile has been called; until the queue is told it is done, an Add
+	// of x only marks it to run again then, which can be after the sentinel below.
+	waitUntil(t, "the initial Reconcile of x to be done", func() bool { return ctrl.Queue().Metrics().Processing == 0 })
 	// Each step writes, then adds a sentinel pod owned by sentinel-N, and collects
 	// the Requests reconciled up to the sentinel's.
 	steps := []struct {
