@@ -66,7 +66,8 @@ type outcome struct {
 	events  []point  // every watch event a process was delivered, in order
 	watched []string // the collections processes listed or watched
 	history []change
-	problem string // empty when every check passed
+	problem string            // empty when every check passed
+	failing map[string]string // key → how its last Reconcile failed, for keys whose last one did
 	fired   bool
 	story   []string
 	at      int

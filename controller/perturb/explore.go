@@ -2,7 +2,9 @@ package perturb
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +34,10 @@ func Explore(t *testing.T, spec Spec) *Report {
 	r := &Report{Test: t.Name(), Seed: spec.Seed}
 	ref := execute(t, spec, Perturbation{}, false)
 	r.Writes, r.Events = len(ref.writes), len(ref.events)
+	if ref.problem == "" && len(ref.failing) > 0 {
+		keys := slices.Sorted(maps.Keys(ref.failing))
+		ref.problem = fmt.Sprintf("its last Reconcile of %s failed (%s): a reference that does not converge cannot be the oracle", keys[0], ref.failing[keys[0]])
+	}
 	if ref.problem != "" {
 		r.Reference = ref.problem
 		r.Story = ref.story

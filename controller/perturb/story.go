@@ -84,7 +84,25 @@ func (x *execution) hop(p *process, e trace.Event) {
 		x.say(p, "  %s", line)
 	}
 	if e.Stage == trace.Controller && e.Verb == "reconcile" && ended(e.Outcome) {
+		x.lastOutcome(e)
 		x.net.hold(p, e.Key)
+	}
+}
+
+// lastOutcome keeps whether e, a Reconcile that returned, failed: a key whose
+// last Reconcile failed has not converged, and a reference that leaves one
+// cannot be the oracle (Explore says so).
+func (x *execution) lastOutcome(e trace.Event) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.out.failing == nil {
+		x.out.failing = map[string]string{}
+	}
+	switch e.Outcome {
+	case "error", "terminal", "dropped":
+		x.out.failing[e.Key] = fmt.Sprintf("%s: %v", e.Outcome, e.Err)
+	default:
+		delete(x.out.failing, e.Key)
 	}
 }
 
