@@ -20,11 +20,12 @@ type Divergence struct {
 // which must be empty and is left empty), and returns the divergence, or nil
 // when the transcripts agree. An error is the harness failing.
 func Check(ctx context.Context, real *Target, ns string, seq Sequence) (*Divergence, error) {
-	want, err := Run(ctx, real, ns, seq, Profile{Minor: real.Minor})
+	p := Profile{Minor: real.Minor, Young: real.Young}
+	want, err := Run(ctx, real, ns, seq, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", real.Name, err)
 	}
-	got, err := RunFake(ctx, ns, seq, Profile{Minor: real.Minor})
+	got, err := RunFake(ctx, ns, seq, p)
 	if err != nil {
 		return nil, err
 	}

@@ -225,8 +225,12 @@ func (r *runner) stream(s Step) (string, error) {
 
 // expired watches from resourceVersion 1, long compacted on a real server and
 // compacted on apitest by Compact just before: both must answer 410 Expired,
-// as an ERROR event.
+// as an ERROR event. On a server whose etcd has not yet been compacted
+// (Profile.Young) version 1 is still served: the step does nothing on either.
 func (r *runner) expired(s Step) (string, error) {
+	if r.p.Young {
+		return "not compared: the real server still holds version 1", nil
+	}
 	if r.t.fake != nil {
 		r.t.fake.Compact()
 	}
