@@ -19,6 +19,9 @@ type signalWriter struct {
 	mu   sync.Mutex
 	buf  bytes.Buffer
 	want string
+	// line, when set, is what one line must hold, every part of it, instead
+	// of want (the watch of one resource among several, say).
+	line []string
 	seen chan struct{}
 	once sync.Once
 }
@@ -27,10 +30,26 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	if strings.Contains(w.buf.String(), w.want) {
+	if w.matches() {
 		w.once.Do(func() { close(w.seen) })
 	}
 	return len(p), nil
+}
+
+func (w *signalWriter) matches() bool {
+	if w.line == nil {
+		return strings.Contains(w.buf.String(), w.want)
+	}
+lines:
+	for _, l := range strings.Split(w.buf.String(), "\n") {
+		for _, part := range w.line {
+			if !strings.Contains(l, part) {
+				continue lines
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (w *signalWriter) String() string {

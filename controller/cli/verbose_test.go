@@ -31,7 +31,8 @@ func TestVerbose_6_logs_the_Reflectors_list_and_watch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			stderr := &signalWriter{want: "watch=true", seen: make(chan struct{})}
+			// The pods' watch: run watches Deployments too, whose watch may go out first.
+			stderr := &signalWriter{line: []string{"/api/v1/namespaces/default/pods?", "watch=true"}, seen: make(chan struct{})}
 			done := make(chan int, 1)
 			env := func(k string) string { return map[string]string{"KUBE_FEATURE_WatchListClient": tt.paged}[k] }
 			go func() {
