@@ -239,12 +239,29 @@ func installSiteCRD(t *testing.T, ctx context.Context, c *apiclient.Client) {
 		}
 		for _, cond := range crd.Status.Conditions {
 			if cond.Type == "Established" && cond.Status == "True" {
+				awaitServed(t, ctx, c)
 				return
 			}
 		}
 		if len(crd.Status.Conditions) == 0 {
 			return // apitest: no controller sets conditions, and it serves at once
 		}
+	}
+}
+
+// awaitServed waits until the server answers a LIST of Sites: a CRD is
+// Established a moment before kube-apiserver installs the handler of its
+// resource, and a create in between is a 404 (CI met one). Nothing tells
+// when, so it asks again, backing off.
+func awaitServed(t *testing.T, ctx context.Context, c *apiclient.Client) {
+	t.Helper()
+	try := apiclient.Backoff{Steps: 11, Duration: 10 * time.Millisecond, Factor: 2} // about 20 s in all
+	err := apiclient.Retry(ctx, try, apiclient.RealClock{}, apiclient.IsNotFound, func() error {
+		_, err := c.Resource(siteResource).List(ctx, apiclient.ListOptions{Limit: 1})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("the Site CRD is Established, and its resource not served: %v", err)
 	}
 }
 
