@@ -41,21 +41,19 @@ const tableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/js
 // through Pages) as a Table. ok is false when the server answered with plain
 // JSON instead, which an aggregated API server may do; the caller then has to
 // make its own columns.
-func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions) (t *Table, ok bool, err error) {
-	t = &Table{}
+func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions) (*Table, bool, error) {
+	t := &Table{}
 	if name != "" {
-		ok, err = r.tablePage(ctx, r.PageGuard(), name, opts, t, nil)
+		_, ok, err := r.tablePage(ctx, r.PageGuard(), name, opts, t)
 		if err != nil || !ok {
 			return nil, false, err
 		}
 		return t, true, nil
 	}
-	ok = true
-	_, err = r.Pages(ctx, opts, func(error) { t.Rows = t.Rows[:0] }, func(g *PageGuard, opts ListOptions, _ int) (ListMeta, error) {
-		var meta ListMeta
-		if ok {
-			ok, err = r.tablePage(ctx, g, "", opts, t, &meta)
-		}
+	ok := true
+	_, err := r.Pages(ctx, opts, func(error) { t.Rows = t.Rows[:0] }, func(g *PageGuard, opts ListOptions, _ int) (ListMeta, error) {
+		meta, table, err := r.tablePage(ctx, g, "", opts, t)
+		ok = ok && table
 		return meta, err // not a Table: meta is empty, and the paging ends
 	})
 	if err != nil || !ok {
@@ -65,14 +63,14 @@ func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions
 }
 
 // tablePage reads one page (or the one object name) as a Table into t: its
-// columns the first time, its rows added, the page's ListMeta into meta when
-// asked. false: the server answered with plain JSON, not a Table.
-func (r ResourceClient) tablePage(ctx context.Context, g *PageGuard, name string, opts ListOptions, t *Table, meta *ListMeta) (bool, error) {
+// columns the first time, its rows added; it returns the page's ListMeta.
+// false: the server answered with plain JSON, not a Table.
+func (r ResourceClient) tablePage(ctx context.Context, g *PageGuard, name string, opts ListOptions, t *Table) (ListMeta, bool, error) {
 	q := opts.values()
 	q.Set("includeObject", "Metadata")
 	resp, err := r.c.do(ctx, request{verb: "GET", path: r.path(name, nil), query: q, accept: tableAccept})
 	if err != nil {
-		return false, err
+		return ListMeta{}, false, err
 	}
 	var page struct {
 		Table
@@ -86,20 +84,17 @@ func (r ResourceClient) tablePage(ctx context.Context, g *PageGuard, name string
 	err = dec.Decode(&page)
 	resp.Body.Close()
 	if err != nil {
-		return false, fmt.Errorf("table %s: %w", r.res, err)
+		return ListMeta{}, false, fmt.Errorf("table %s: %w", r.res, err)
 	}
 	if page.Kind != "Table" || !strings.Contains(resp.Header.Get("Content-Type"), "as=Table") && page.Columns == nil {
-		return false, nil
+		return ListMeta{}, false, nil
 	}
 	if t.Columns == nil {
 		t.Columns = page.Columns
 	}
 	t.Rows = append(t.Rows, page.Rows...)
 	if err := cmp.Or(g.Items(len(page.Rows)), g.Page(page.Metadata.Continue)); err != nil {
-		return false, fmt.Errorf("table %s: %w", r.res, err)
+		return ListMeta{}, false, fmt.Errorf("table %s: %w", r.res, err)
 	}
-	if meta != nil {
-		*meta = page.Metadata
-	}
-	return true, nil
+	return page.Metadata, true, nil
 }
