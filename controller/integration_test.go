@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // Against a real kube-apiserver (KUBEWIRE_TEST_KUBECONFIG; .ci/run starts one).
@@ -116,7 +117,7 @@ func TestIntegration_slow_handler_does_not_hold_back_a_fast_one(t *testing.T) {
 // without releasing (a crash), the other takes over once the lease expires.
 func TestIntegration_leader_election_hand_over(t *testing.T) {
 	c, ns := realCluster(t)
-	lease := "kubewire-it-" + ns
+	leaseName := "kubewire-it-" + ns
 	type replica struct {
 		name   string
 		calls  chan string
@@ -129,7 +130,7 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 		// client's first request (a shared client was a data race).
 		rc, _ := realtest.Client(t, apiclient.Options{})
 		m, err := controller.NewManager(rc, controller.ManagerOptions{Namespace: ns, Log: quiet,
-			LeaderElection: &leaderelection.Config{Namespace: ns, Name: lease, Identity: name, ReleaseOnCancel: releaseOnCancel}})
+			LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: ns, Identity: name}, Name: leaseName, ReleaseOnCancel: releaseOnCancel}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // refuseLeaseWrites answers every write of a Lease with code and message, as
@@ -58,7 +59,7 @@ func TestManager_a_lease_that_cannot_be_written_is_a_warning_and_makes_the_repli
 			var logs syncBuffer
 			m, err := controller.NewManager(client, controller.ManagerOptions{Clock: clock,
 				Log:            slog.New(slog.NewTextHandler(&logs, nil)),
-				LeaderElection: &leaderelection.Config{Namespace: "nope", Name: "kubewire", Identity: "me"}})
+				LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: "nope", Identity: "me"}, Name: "kubewire"}})
 			must(t, err)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)

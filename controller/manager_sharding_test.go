@@ -15,6 +15,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
 	"github.com/kubewire/kubewire/controller/trace"
@@ -64,11 +65,12 @@ func startShardReplica(t *testing.T, srv *apitest.Server, id string, w slog.Hand
 	}
 	// The Manager's logger is the Sharder's: every record wakes the test.
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: slog.New(w), Sharding: &sharding.Config{
-		Namespace: "ops", Name: "cms", Identity: id,
+		Name: "cms",
 		// A cut-off replica stops within RenewDeadline plus a round; the
 		// other takes over no sooner than LeaseDuration: 3 s apart, so a
 		// loaded machine (CI runs packages in parallel, with -race) keeps the order.
-		LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
+		Member: lease.Member{Namespace: "ops", Identity: id,
+			LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -362,8 +364,8 @@ func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile co
 			skipped()
 		}
 	}, Sharding: &sharding.Config{
-		Namespace: "ops", Name: "cms", Identity: "a", Clock: clock,
-		LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond,
+		Member: lease.Member{Namespace: "ops", Identity: "a", Clock: clock, LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
+		Name:   "cms",
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -14,13 +14,10 @@ import (
 // The zero value is not usable: build one with NewDeltaFIFO. All methods are safe for
 // concurrent use.
 type DeltaFIFO[T any] struct {
-	key   KeyFunc[T]
-	known KnownObjects[T] // may be nil: then nothing is known beyond the queue
-
-	gate                       // mu guards everything below
-	items map[string]Deltas[T] // key → its deltas; never an empty Deltas
-	queue []string             // keys in pop order; exactly the keys of items
-	peak  int                  // the longest queue since it was last empty
+	gate[T]                      // the key, the store, and mu, which guards everything below
+	items   map[string]Deltas[T] // key → its deltas; never an empty Deltas
+	queue   []string             // keys in pop order; exactly the keys of items
+	peak    int                  // the longest queue since it was last empty
 }
 
 // NewDeltaFIFO returns an empty DeltaFIFO that keys objects with key and consults known,
@@ -30,16 +27,16 @@ func NewDeltaFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *DeltaFIFO[T] {
 	if key == nil {
 		panic("fifo.NewDeltaFIFO: nil key function")
 	}
-	f := &DeltaFIFO[T]{key: key, known: known, items: make(map[string]Deltas[T])}
+	f := &DeltaFIFO[T]{gate: gate[T]{key: key, known: known}, items: make(map[string]Deltas[T])}
 	f.init()
 	return f
 }
 
 // Add queues an Added delta for obj. Cost: one key function call, amortised O(1).
-func (f *DeltaFIFO[T]) Add(obj T) error { return write(&f.gate, f.key, f, Added, obj) }
+func (f *DeltaFIFO[T]) Add(obj T) error { return f.write(f, Added, obj) }
 
 // Update queues an Updated delta for obj.
-func (f *DeltaFIFO[T]) Update(obj T) error { return write(&f.gate, f.key, f, Updated, obj) }
+func (f *DeltaFIFO[T]) Update(obj T) error { return f.write(f, Updated, obj) }
 
 // Delete queues a Deleted delta for obj, unless obj's key is neither queued nor known
 // to the store: then there is nothing to delete (a relist already reported the
@@ -77,40 +74,32 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 // queued, so a key function error leaves the queue unchanged. Cost: O(len(list)) plus
 // O(k log k) to sort the k keys missing from the store.
 func (f *DeltaFIFO[T]) Replace(list []T, resourceVersion string) error {
-	keys, listed, err := keysOf(f.key, list)
-	if err != nil {
-		return err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
-	for i, obj := range list {
-		f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
-	}
-	// Queued but not listed. f.queue does not change in this loop: every key in it
-	// is already queued, so appendLocked only adds deltas under it.
-	for _, key := range f.queue {
-		if _, ok := listed[key]; !ok {
-			f.appendLocked(tombstone(key, f.items[key].Newest().Object))
+	return f.replace(list, func(keys []string, listed map[string]struct{}) {
+		for i, obj := range list {
+			f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
 		}
-	}
-	// Known but neither listed nor queued: deleted while we were not watching.
-	for _, key := range f.missingKnownLocked(listed) {
-		if obj, ok := f.known.GetByKey(key); ok {
-			f.appendLocked(tombstone(key, obj))
+		// Queued but not listed. f.queue does not change in this loop: every key
+		// in it is already queued, so appendLocked only adds deltas under it.
+		for _, key := range f.queue {
+			if _, ok := listed[key]; !ok {
+				f.appendLocked(tombstone(key, f.items[key].Newest().Object))
+			}
 		}
-	}
-	f.sync.firstReplaceDone(len(f.queue))
-	return nil
+		// Known but neither listed nor queued: deleted while we were not watching.
+		for _, key := range f.missingKnownLocked(listed) {
+			if obj, ok := f.known.GetByKey(key); ok {
+				f.appendLocked(tombstone(key, obj))
+			}
+		}
+		f.sync.firstReplaceDone(len(f.queue))
+	})
 }
 
 // Resync queues a Sync delta, with the stored object, for every key known to the store
 // that is not queued, in sorted key order. A queued key is skipped because its queued
 // deltas are newer than the store, and a Sync carrying the stored object would undo
 // them. With no known objects Resync does nothing. Cost: O(n log n) for n stored keys.
-func (f *DeltaFIFO[T]) Resync() error { return resync(&f.gate, f.known, f) }
+func (f *DeltaFIFO[T]) Resync() error { return f.resync(f) }
 
 // queuedLocked reports whether key is queued: it has an entry in items.
 func (f *DeltaFIFO[T]) queuedLocked() func(key string) bool {

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 )
 
-// The machinery both FIFOs share: how a write is queued, how Pop waits, how
-// HasSynced counts, and Close.
+// The machinery both FIFOs share: how an object is keyed, how a write and a
+// Replace get under the lock, how Pop waits, how HasSynced counts, and Close.
 
 // syncState is the bookkeeping behind HasSynced, the same in both FIFOs: the first
 // Replace records how many items it left queued, and every Pop counts one down.
@@ -39,11 +39,15 @@ func (s *syncState) popped() (initial bool) {
 	return initial
 }
 
-// gate is the part of a FIFO both FIFOs share: the lock, the condition Pop waits
-// on, the closed flag and the sync count. Its exported methods are the FIFOs'. The
-// zero gate is not ready: call init once.
-type gate struct {
-	mu     sync.Mutex // guards everything in the FIFO that embeds the gate
+// gate is the part of a FIFO both FIFOs share: the key function, the store the
+// queue consults, the lock, the condition Pop waits on, the closed flag and the
+// sync count. Its exported methods are the FIFOs'. The zero gate is not ready:
+// call init once.
+type gate[T any] struct {
+	key   KeyFunc[T]
+	known KnownObjects[T] // may be nil: then nothing is known beyond the queue
+
+	mu     sync.Mutex // guards everything below and in the FIFO that embeds the gate
 	cond   sync.Cond  // signalled when an item is queued or the queue closes; L is &mu
 	closed bool
 	sync   syncState
@@ -58,8 +62,8 @@ type gate struct {
 // write is how both FIFOs' Add and Update (and InOrderFIFO's Delete) queue obj:
 // key it outside the lock, then, unless the queue is closed, hand q a delta of type
 // t. q is the FIFO itself, which decides where the delta goes.
-func write[T any](g *gate, key KeyFunc[T], q interface{ appendLocked(Delta[T]) }, t DeltaType, obj T) error {
-	k, err := key(obj)
+func (g *gate[T]) write(q interface{ appendLocked(Delta[T]) }, t DeltaType, obj T) error {
+	k, err := g.key(obj)
 	if err != nil {
 		return fmt.Errorf("fifo: %s: key: %w", t, err)
 	}
@@ -72,10 +76,29 @@ func write[T any](g *gate, key KeyFunc[T], q interface{ appendLocked(Delta[T]) }
 	return nil
 }
 
+// replace is how both FIFOs' Replace begins: key every object of list outside
+// the lock (so that a key function error leaves the queue unchanged), then,
+// unless the queue is closed, call locked under the lock with the keys, in list
+// order, and the set of them. What locked queues, and in which order, is the
+// FIFO's own.
+func (g *gate[T]) replace(list []T, locked func(keys []string, listed map[string]struct{})) error {
+	keys, listed, err := keysOf(g.key, list)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return ErrClosed
+	}
+	locked(keys, listed)
+	return nil
+}
+
 // resync is both FIFOs' Resync: under the lock, unless the queue is closed, a Sync
 // delta with the stored object for every key the store knows and q does not report
 // queued, in sorted key order. With no known objects it does nothing.
-func resync[T any](g *gate, known KnownObjects[T], q interface {
+func (g *gate[T]) resync(q interface {
 	appendLocked(Delta[T])
 	queuedLocked() func(key string) bool
 }) error {
@@ -84,17 +107,17 @@ func resync[T any](g *gate, known KnownObjects[T], q interface {
 	if g.closed {
 		return ErrClosed
 	}
-	if known == nil {
+	if g.known == nil {
 		return nil
 	}
 	queued := q.queuedLocked()
-	keys := known.ListKeys()
+	keys := g.known.ListKeys()
 	slices.Sort(keys)
 	for _, key := range keys {
 		if queued(key) {
 			continue
 		}
-		if obj, ok := known.GetByKey(key); ok {
+		if obj, ok := g.known.GetByKey(key); ok {
 			q.appendLocked(Delta[T]{Type: Sync, Key: key, Object: obj})
 		}
 	}
@@ -104,7 +127,7 @@ func resync[T any](g *gate, known KnownObjects[T], q interface {
 // HasSynced reports whether the first Replace has happened and every item it left
 // queued (a key in DeltaFIFO, a delta in InOrderFIFO) has been popped. Writes before
 // the first Replace do not count.
-func (g *gate) HasSynced() bool {
+func (g *gate[T]) HasSynced() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.sync.synced()
@@ -113,14 +136,14 @@ func (g *gate) HasSynced() bool {
 // Close closes the queue: writes fail with ErrClosed from now on, and Pop, once it
 // has handed out what was queued, returns ErrClosed. A Pop waiting on an empty queue
 // wakes.
-func (g *gate) Close() {
+func (g *gate[T]) Close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
 	g.cond.Broadcast()
 }
 
-func (g *gate) init() { g.cond.L = &g.mu }
+func (g *gate[T]) init() { g.cond.L = &g.mu }
 
 // waitLocked blocks until q has an item, the queue is closed, or ctx is done. g.mu is
 // held on entry and on return. A sync.Cond cannot select on a channel, so a cancellable
@@ -130,7 +153,7 @@ func (g *gate) init() { g.cond.L = &g.mu }
 //
 // A closed queue still hands out what it holds: Close stops new writes, not the drain.
 // A done ctx wins over both, so that cancelling stops an informer at once.
-func (g *gate) waitLocked(ctx context.Context, q interface{ lenLocked() int }) error {
+func (g *gate[T]) waitLocked(ctx context.Context, q interface{ lenLocked() int }) error {
 	var stop func() bool
 	defer func() {
 		if stop != nil {

@@ -14,11 +14,8 @@ import (
 // The zero value is not usable: build one with NewInOrderFIFO. All methods are safe
 // for concurrent use.
 type InOrderFIFO[T any] struct {
-	key   KeyFunc[T]
-	known KnownObjects[T] // may be nil: then nothing is known beyond the queue
-
-	gate             // mu guards everything below
-	items []Delta[T] // in pop order
+	gate[T]            // the key, the store, and mu, which guards everything below
+	items   []Delta[T] // in pop order
 }
 
 // NewInOrderFIFO returns an empty InOrderFIFO that keys objects with key and consults
@@ -28,20 +25,20 @@ func NewInOrderFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *InOrderFIFO[T
 	if key == nil {
 		panic("fifo.NewInOrderFIFO: nil key function")
 	}
-	f := &InOrderFIFO[T]{key: key, known: known}
+	f := &InOrderFIFO[T]{gate: gate[T]{key: key, known: known}}
 	f.init()
 	return f
 }
 
 // Add queues an Added delta for obj. Cost: one key function call, amortised O(1).
-func (f *InOrderFIFO[T]) Add(obj T) error { return write(&f.gate, f.key, f, Added, obj) }
+func (f *InOrderFIFO[T]) Add(obj T) error { return f.write(f, Added, obj) }
 
 // Update queues an Updated delta for obj.
-func (f *InOrderFIFO[T]) Update(obj T) error { return write(&f.gate, f.key, f, Updated, obj) }
+func (f *InOrderFIFO[T]) Update(obj T) error { return f.write(f, Updated, obj) }
 
 // Delete queues a Deleted delta for obj, always: unlike DeltaFIFO it neither drops a
 // delete for an unknown key nor merges two deletes, since every event is its own entry.
-func (f *InOrderFIFO[T]) Delete(obj T) error { return write(&f.gate, f.key, f, Deleted, obj) }
+func (f *InOrderFIFO[T]) Delete(obj T) error { return f.write(f, Deleted, obj) }
 
 // Replace is what a LIST means: list is everything that exists now. It queues, in
 // this order,
@@ -59,15 +56,20 @@ func (f *InOrderFIFO[T]) Delete(obj T) error { return write(&f.gate, f.key, f, D
 // computed before anything is queued, so a key function error leaves the queue
 // unchanged. Cost: O(len(list) + queued) plus O(k log k) for the k missing stored keys.
 func (f *InOrderFIFO[T]) Replace(list []T, resourceVersion string) error {
-	keys, listed, err := keysOf(f.key, list)
-	if err != nil {
-		return err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
+	return f.replace(list, func(keys []string, listed map[string]struct{}) {
+		for _, d := range f.deletionsLocked(listed) {
+			f.appendLocked(d)
+		}
+		for i, obj := range list {
+			f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
+		}
+		f.sync.firstReplaceDone(len(f.items))
+	})
+}
+
+// deletionsLocked is steps 1 and 2 of Replace: the tombstones for what the list
+// does not name, queued keys first, then stored ones.
+func (f *InOrderFIFO[T]) deletionsLocked(listed map[string]struct{}) []Delta[T] {
 	// The newest queued delta of each queued key, and the keys in first-seen order.
 	newest := make(map[string]int)
 	var order []string
@@ -103,14 +105,7 @@ func (f *InOrderFIFO[T]) Replace(list []T, resourceVersion string) error {
 			}
 		}
 	}
-	for _, d := range deletes {
-		f.appendLocked(d)
-	}
-	for i, obj := range list {
-		f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
-	}
-	f.sync.firstReplaceDone(len(f.items))
-	return nil
+	return deletes
 }
 
 // Bookmark queues a Bookmark delta: when it is popped, everything written before
@@ -132,7 +127,7 @@ func (f *InOrderFIFO[T]) Bookmark(resourceVersion string) error {
 // that does not appear in the queue, in sorted key order. A queued key is skipped
 // because what is queued for it is newer than the store. With no known objects Resync
 // does nothing. Cost: O(queued + n log n) for n stored keys.
-func (f *InOrderFIFO[T]) Resync() error { return resync(&f.gate, f.known, f) }
+func (f *InOrderFIFO[T]) Resync() error { return f.resync(f) }
 
 // queuedLocked reports whether key has an entry queued, from a set of the queued
 // keys built once per call: O(queued).

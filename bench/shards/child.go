@@ -17,6 +17,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/sharding"
 )
 
@@ -115,7 +116,7 @@ func runChild(ctx context.Context, cfg config) error {
 	}
 	m, err := controller.NewManager(c, controller.ManagerOptions{
 		Namespace: cfg.namespace,
-		Sharding:  &sharding.Config{Namespace: cfg.namespace, Name: group, Identity: cfg.identity},
+		Sharding:  &sharding.Config{Member: lease.Member{Namespace: cfg.namespace, Identity: cfg.identity}, Name: group},
 		Log:       log,
 	})
 	if err != nil {

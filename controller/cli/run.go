@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/foo"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/podrestart"
 	"github.com/kubewire/kubewire/controller/sharding"
 )
@@ -49,14 +50,14 @@ func runRun(ctx context.Context, s *session) error {
 		return err
 	}
 	opts := controller.ManagerOptions{Namespace: s.namespace(cfg), MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer(), List: s.listMethod()}
+	// The Leases (leader election's, or the shard members') live in the
+	// namespace the controller works in, or, with -A, in the context's.
+	member := lease.Member{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Identity: s.str("identity")}
 	if s.boolean("leader-elect") {
-		// The Lease lives in the namespace the controller works in, or, with -A,
-		// in the context's.
-		opts.LeaderElection = &leaderelection.Config{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Name: "kubewire-" + name, Identity: s.str("identity"), ReleaseOnCancel: true}
+		opts.LeaderElection = &leaderelection.Config{Member: member, Name: "kubewire-" + name, ReleaseOnCancel: true}
 	}
 	if s.boolean("shards") {
-		// The members' Leases live where leader election's would.
-		opts.Sharding = &sharding.Config{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Name: "kubewire-" + name, Identity: s.str("identity")}
+		opts.Sharding = &sharding.Config{Member: member, Name: "kubewire-" + name}
 	}
 	m, err := controller.NewManager(c, opts)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // One whole election against the in-memory server over TLS loopback: read the
@@ -14,7 +15,9 @@ import (
 func BenchmarkElector_take_and_release(b *testing.B) {
 	srv := newLeaseServer(b)
 	e, err := leaderelection.New(leaderelection.Config{
-		Client: srv.Client(b, nil), Namespace: "default", Name: "bench", Identity: "a", ReleaseOnCancel: true,
+		Member:          lease.Member{Client: srv.Client(b, nil), Namespace: "default", Identity: "a"},
+		Name:            "bench",
+		ReleaseOnCancel: true,
 	})
 	if err != nil {
 		b.Fatal(err)

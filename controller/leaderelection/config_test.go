@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 func TestNew_rejects_configs_that_cannot_work(t *testing.T) {
@@ -16,15 +17,21 @@ func TestNew_rejects_configs_that_cannot_work(t *testing.T) {
 		want string
 	}{
 		{"no client", leaderelection.Config{Name: "x"}, "Client is required"},
-		{"no lease name", leaderelection.Config{Client: client}, "Name (the Lease's name) is required"},
-		{"a lease shorter than a second", leaderelection.Config{Client: client, Name: "x",
-			LeaseDuration: 500 * time.Millisecond, RenewDeadline: 300 * time.Millisecond, RetryPeriod: 100 * time.Millisecond},
+		{"no lease name", leaderelection.Config{Member: lease.Member{Client: client}}, "Name (the Lease's name) is required"},
+		{"a lease shorter than a second", leaderelection.Config{
+			Member: lease.Member{Client: client, LeaseDuration: 500 * time.Millisecond, RenewDeadline: 300 * time.Millisecond, RetryPeriod: 100 * time.Millisecond},
+			Name:   "x",
+		},
 			"under the 1 s"},
-		{"a renew deadline as long as the lease", leaderelection.Config{Client: client, Name: "x",
-			LeaseDuration: 10 * time.Second, RenewDeadline: 10 * time.Second}, "must be longer than RenewDeadline"},
-		{"a deadline that leaves one try", leaderelection.Config{Client: client, Name: "x",
-			RenewDeadline: 10 * time.Second, RetryPeriod: 9 * time.Second}, "must be longer than RetryPeriod 9s × 1.2"},
-		{"a negative retry period", leaderelection.Config{Client: client, Name: "x", RetryPeriod: -time.Second},
+		{"a renew deadline as long as the lease", leaderelection.Config{
+			Member: lease.Member{Client: client, LeaseDuration: 10 * time.Second, RenewDeadline: 10 * time.Second},
+			Name:   "x",
+		}, "must be longer than RenewDeadline"},
+		{"a deadline that leaves one try", leaderelection.Config{
+			Member: lease.Member{Client: client, RenewDeadline: 10 * time.Second, RetryPeriod: 9 * time.Second},
+			Name:   "x",
+		}, "must be longer than RetryPeriod 9s × 1.2"},
+		{"a negative retry period", leaderelection.Config{Member: lease.Member{Client: client, RetryPeriod: -time.Second}, Name: "x"},
 			"must be positive"},
 	}
 	for _, tt := range tests {
@@ -39,11 +46,11 @@ func TestNew_rejects_configs_that_cannot_work(t *testing.T) {
 
 func TestNew_fills_in_an_identity_unique_per_elector(t *testing.T) {
 	client := newLeaseServer(t).Client(t, nil)
-	a, err := leaderelection.New(leaderelection.Config{Client: client, Name: "x"})
+	a, err := leaderelection.New(leaderelection.Config{Member: lease.Member{Client: client}, Name: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := leaderelection.New(leaderelection.Config{Client: client, Name: "x"})
+	b, err := leaderelection.New(leaderelection.Config{Member: lease.Member{Client: client}, Name: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}

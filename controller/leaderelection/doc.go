@@ -21,7 +21,8 @@
 // # The whole move
 //
 //	e, err := leaderelection.New(leaderelection.Config{
-//		Client: client, Namespace: "default", Name: "kubewire",
+//		Member: lease.Member{Client: client, Namespace: "default"}, // and Identity, timings, Clock, Logger
+//		Name:   "kubewire",
 //		ReleaseOnCancel: true, // hand over at the standby's next try on a clean shutdown
 //	})
 //	err = e.Run(ctx,

@@ -18,9 +18,8 @@ func ExampleElector_Run() {
 	client, _ := srv.Client(apiclient.Options{})
 
 	e, err := leaderelection.New(leaderelection.Config{
-		Client:          client,
+		Member:          lease.Member{Client: client, Identity: "replica-a"},
 		Name:            "kubewire",
-		Identity:        "replica-a",
 		ReleaseOnCancel: true,
 	})
 	if err != nil {

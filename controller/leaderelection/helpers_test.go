@@ -88,11 +88,8 @@ func (c *cluster) start(id string, change ...func(*leaderelection.Config)) *repl
 	clock := &parkingClock{Clock: apitest.NewClock(), parked: make(chan struct{}, 1)}
 	clock.Step(c.elapsed) // a replica started later starts at the cluster's time
 	cfg := leaderelection.Config{
-		Client:    c.srv.Client(c.t, clock.Clock),
-		Namespace: ns,
-		Name:      name,
-		Identity:  id,
-		Clock:     clock,
+		Member: lease.Member{Client: c.srv.Client(c.t, clock.Clock), Namespace: ns, Identity: id, Clock: clock},
+		Name:   name,
 	}
 	for _, f := range change {
 		f(&cfg)

@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // realGroup is replicas of one controller, each with a client of its own as each
@@ -53,7 +54,7 @@ func (g *realGroup) client() *apiclient.Client {
 // start runs a replica with identity id; its work checks that no other works.
 func (g *realGroup) start(id string, release bool) *realReplica {
 	g.t.Helper()
-	cfg := leaderelection.Config{Client: g.client(), Name: g.lease, Identity: id, ReleaseOnCancel: release}
+	cfg := leaderelection.Config{Member: lease.Member{Client: g.client(), Identity: id}, Name: g.lease, ReleaseOnCancel: release}
 	if g.timings != nil {
 		g.timings(&cfg)
 	}

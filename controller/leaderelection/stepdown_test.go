@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 func TestElector_leader_that_cannot_renew_steps_down_at_the_renew_deadline(t *testing.T) {
@@ -66,7 +67,9 @@ func TestElector_leader_that_finds_another_holder_steps_down_at_once(t *testing.
 func TestElector_work_that_returns_ends_the_leadership(t *testing.T) {
 	c := newCluster(t)
 	e, err := leaderelection.New(leaderelection.Config{
-		Client: c.srv.Client(t, nil), Namespace: ns, Name: name, Identity: "a", ReleaseOnCancel: true,
+		Member:          lease.Member{Client: c.srv.Client(t, nil), Namespace: ns, Identity: "a"},
+		Name:            name,
+		ReleaseOnCancel: true,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -3,11 +3,8 @@ package sharding
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
-	"time"
 
-	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/lease"
 )
 
@@ -16,34 +13,22 @@ import (
 // The zero value is not usable: Client and Name are required. New reads the
 // Config once and keeps its own copy.
 type Config struct {
-	// Client reaches the API server.
-	Client *apiclient.Client
-	// Namespace holds the members' Leases ("" means the client's namespace);
+	// Member is the replica's server, namespace, identity, timings, clock and
+	// logger (package lease documents each and its default), as for leader
+	// election. Identity is this replica's name among the members (two given
+	// one serve one at a time: the second waits, self.go). A member whose
+	// Lease has not been renewed for RenewDeadline admits no new reconcile,
+	// and the others take its ranges only after they have seen its Lease
+	// unchanged for LeaseDuration. The Sharder logs membership changes,
+	// hand-overs and waits at Info, failed Lease requests at Warn, a Lease
+	// held by another process at Error.
+	lease.Member
 	// Name names the group: every replica of one controller uses the same, and
-	// each holds the Lease "<Name>-shard-<identity>", labelled
+	// each holds the Lease "<Name>-shard-<identity>" in Namespace, labelled
 	// kubewire.io/shard-group=<Name>.
-	Namespace, Name string
-	// Identity is this replica's name among the members; it must differ from
-	// every other replica's (two replicas given one serve one at a time: the
-	// second waits, self.go). "" means lease.DefaultIdentity().
-	Identity string
+	Name string
 	// Key is what objects are sharded by: ByUID (the default) or ByNamespace.
 	Key Key
-	// LeaseDuration, RenewDeadline and RetryPeriod are package lease's, as for
-	// leader election: its defaults (15 s, 10 s, 2 s) and its rule
-	// LeaseDuration > RenewDeadline > RetryPeriod·1.2 (lease.Timings). A member
-	// whose Lease has not been renewed for RenewDeadline admits no new
-	// reconcile, and the others take its ranges only after they have seen its
-	// Lease unchanged for LeaseDuration (written rounded up to whole seconds).
-	// The duration another member's Lease says is honoured up to twice this
-	// LeaseDuration.
-	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
-	// Clock is the time source; nil means the wall clock.
-	Clock apiclient.Clock
-	// Logger receives membership changes, hand-overs and waits at Info, failed
-	// Lease requests at Warn, a Lease held by another process at Error; nil
-	// logs nothing.
-	Logger *slog.Logger
 }
 
 // The label that finds a group's Leases and the annotation where each member
@@ -54,35 +39,21 @@ const (
 )
 
 func (cfg Config) withDefaults() (Config, error) {
+	var err error
+	if cfg.Member, err = cfg.Member.WithDefaults(); err != nil {
+		return cfg, fmt.Errorf("sharding: %w", err)
+	}
 	switch {
-	case cfg.Client == nil:
-		return cfg, errors.New("sharding: Config.Client is required")
 	case cfg.Name == "":
 		return cfg, errors.New("sharding: Config.Name (the group's name) is required")
 	case len(cfg.Name) > 63 || strings.Trim(cfg.Name, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "":
 		return cfg, fmt.Errorf("sharding: Config.Name %q must be a label value: at most 63 of a-z, 0-9, '-' and '.'", cfg.Name)
-	}
-	if cfg.Namespace == "" {
-		cfg.Namespace = cfg.Client.Namespace()
-	}
-	if cfg.Identity == "" {
-		cfg.Identity = lease.DefaultIdentity()
 	}
 	if cfg.Key == "" {
 		cfg.Key = ByUID
 	}
 	if cfg.Key != ByUID && cfg.Key != ByNamespace {
 		return cfg, fmt.Errorf("sharding: Config.Key %q is neither %s nor %s", cfg.Key, ByUID, ByNamespace)
-	}
-	var err error
-	if cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, err = lease.Timings(cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod); err != nil {
-		return cfg, fmt.Errorf("sharding: %w", err)
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = apiclient.RealClock{}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
 }

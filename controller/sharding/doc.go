@@ -23,7 +23,7 @@
 // # The whole move
 //
 //	m, _ := controller.NewManager(client, controller.ManagerOptions{
-//		Sharding: &sharding.Config{Namespace: "ops", Name: "kubewire-foo"},
+//		Sharding: &sharding.Config{Name: "kubewire-foo", Member: lease.Member{Namespace: "ops"}},
 //	})
 //	_, err := controller.New(m, "foo", controller.Options{}).
 //		For(foo.Foos).               // this replica's share, reconciles gated

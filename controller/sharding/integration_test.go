@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
+	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/sharding"
 )
 
@@ -96,8 +97,8 @@ func (g *group) startAs(id, identity string) {
 	g.t.Helper()
 	c, _ := realtest.Client(g.t, apiclient.Options{QPS: 200, Burst: 400})
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: g.ns, Log: slog.New(slog.DiscardHandler), Sharding: &sharding.Config{
-		Namespace: g.ns, Name: "it", Identity: identity, Logger: slog.New(signal{g.changed, id}),
-		LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond,
+		Member: lease.Member{Namespace: g.ns, Identity: identity, Logger: slog.New(signal{g.changed, id}), LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond},
+		Name:   "it",
 	}})
 	if err != nil {
 		g.t.Fatal(err)

@@ -31,8 +31,10 @@ func roundSharder(t *testing.T, srv *apitest.Server, id string, rt http.RoundTri
 	if _, err := c.Resource(apiclient.Leases).Namespace("ops").List(context.Background(), apiclient.ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Client: c, Namespace: "ops", Name: "g", Identity: id, Clock: clock,
-		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 200 * time.Millisecond})
+	s, err := New(Config{
+		Member: lease.Member{Client: c, Namespace: "ops", Identity: id, Clock: clock, LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 200 * time.Millisecond},
+		Name:   "g",
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

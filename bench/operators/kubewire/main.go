@@ -13,6 +13,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
+	"github.com/kubewire/kubewire/controller/lease"
 )
 
 func main() {
@@ -37,7 +38,7 @@ func run(metricsAddr, namespace string, leaderElect bool) error {
 	}
 	opts := controller.ManagerOptions{Namespace: namespace, MetricsAddr: metricsAddr}
 	if leaderElect {
-		opts.LeaderElection = &leaderelection.Config{Namespace: namespace, Name: "staticsite.demo.kubewire.io"}
+		opts.LeaderElection = &leaderelection.Config{Member: lease.Member{Namespace: namespace}, Name: "staticsite.demo.kubewire.io"}
 	}
 	m, err := controller.NewManager(client, opts)
 	if err != nil {
