@@ -219,20 +219,3 @@ func tombstone[T any](key string, last T) Delta[T] {
 		Tombstone: &DeletedFinalStateUnknown[T]{Key: key, Obj: last},
 	}
 }
-
-// keysOf keys every object of list, in order, and returns the keys as a slice and as a
-// set. It runs before the queue is locked: keying is the caller's code, and failing
-// here leaves the queue untouched.
-func keysOf[T any](key KeyFunc[T], list []T) ([]string, map[string]struct{}, error) {
-	keys := make([]string, len(list))
-	set := make(map[string]struct{}, len(list))
-	for i, obj := range list {
-		k, err := key(obj)
-		if err != nil {
-			return nil, nil, fmt.Errorf("fifo: replace: key of item %d: %w", i, err)
-		}
-		keys[i] = k
-		set[k] = struct{}{}
-	}
-	return keys, set, nil
-}

@@ -95,6 +95,23 @@ func (g *gate[T]) replace(list []T, locked func(keys []string, listed map[string
 	return nil
 }
 
+// keysOf keys every object of list, in order, and returns the keys as a slice and as a
+// set. It runs before the queue is locked: keying is the caller's code, and failing
+// here leaves the queue untouched.
+func keysOf[T any](key KeyFunc[T], list []T) ([]string, map[string]struct{}, error) {
+	keys := make([]string, len(list))
+	set := make(map[string]struct{}, len(list))
+	for i, obj := range list {
+		k, err := key(obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fifo: replace: key of item %d: %w", i, err)
+		}
+		keys[i] = k
+		set[k] = struct{}{}
+	}
+	return keys, set, nil
+}
+
 // resync is both FIFOs' Resync: under the lock, unless the queue is closed, a Sync
 // delta with the stored object for every key the store knows and q does not report
 // queued, in sorted key order. With no known objects it does nothing.
