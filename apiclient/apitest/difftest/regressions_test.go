@@ -154,3 +154,32 @@ watch configmaps all:
 watch configmaps sel=on:`
 	difftest.Replay(t, seq, 37, want)
 }
+
+// An expired step on a server whose watch cache of the resource still serves
+// version 1 (a v1.32.4 that had run 45 minutes, for Deployments; its
+// ConfigMaps already answered 410, and the harness asked ConfigMaps once for
+// the whole server): the real server answered with events, apitest with 410
+// Expired, and the run failed. It is now decided step by step from the real
+// server's answer, and a recorded "not compared" is repeated on apitest.
+// Steps 1 and 2 are as the real server answered them.
+func TestReplay_v132_seed_6_expired_while_the_cache_still_serves_version_1(t *testing.T) {
+	seq := difftest.Sequence{Seed: 6, Steps: []difftest.Step{
+		{Do: `patch`, Res: `deployments`, Name: `a`, Type: `strategic`, Body: `{"metadata":{"labels":{"x":"off"}},"spec":{"template":{"spec":{"containers":[{"image":"img:1","name":"c1"}]}}}}`},
+		{Do: `apply`, Res: `pods`, Name: `a`, Sub: `status`, Body: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"status":{"phase":"Pending"}}`, Mgr: `alice`, RV: `stale`},
+		{Do: `expired`, Res: `deployments`},
+	}}
+	head := `1 patch deployments/a type=strategic {"metadata":{"labels":{"x":"off"}},"spec":{"template":{"spec":{"containers":[{"image":"img:1","name":"c1"}]}}}} → 404 Status Failure NotFound 404
+2 apply pods/a/status mgr=alice rv=stale {"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"status":{"phase":"Pending"}} → 404 Status Failure NotFound 404
+`
+	tail := `
+watch deployments all:
+watch deployments sel=on:
+watch pods all:
+watch pods sel=on:`
+	t.Run("served", func(t *testing.T) {
+		difftest.Replay(t, seq, 32, head+`3 expired deployments → not compared: the real server still serves a watch from version 1`+tail)
+	})
+	t.Run("expired", func(t *testing.T) {
+		difftest.Replay(t, seq, 32, head+`3 expired deployments → ERROR Status Failure Expired 410`+tail)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 func Replay(t *testing.T, seq Sequence, minor int, want string) {
 	t.Helper()
 	ctx := context.Background()
-	got, err := RunFake(ctx, "replay", seq, Profile{Minor: minor})
+	got, err := RunFake(ctx, "replay", seq, Profile{Minor: minor, Unexpired: unexpired(want)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,4 +59,17 @@ func RealTarget(t testing.TB, cfg *kubeconfig.Config) (*Target, string) {
 	}
 	t.Cleanup(func() { real.do(context.Background(), "DELETE", "/api/v1/namespaces/"+ns, "", nil) })
 	return real, ns
+}
+
+// unexpired reads, from a recorded transcript, the expired steps the real
+// server did not answer with 410 (Profile.Unexpired).
+func unexpired(transcript string) map[int]bool {
+	steps := map[int]bool{}
+	for _, line := range strings.Split(transcript, "\n") {
+		var n int
+		if _, err := fmt.Sscanf(line, "%d expired ", &n); err == nil && strings.Contains(line, "→ not compared:") {
+			steps[n] = true
+		}
+	}
+	return steps
 }

@@ -18,6 +18,9 @@ import (
 //
 // The namespace must be empty; Run leaves it empty (Clean).
 func Run(ctx context.Context, t *Target, ns string, seq Sequence, p Profile) ([]string, error) {
+	if p.Unexpired == nil {
+		p.Unexpired = map[int]bool{} // what this run finds goes nowhere else
+	}
 	r := &runner{ctx: ctx, t: t, ns: ns, p: p, objs: map[string]*seen{}, cont: map[string]string{}, n: newNormalizer(p, ns)}
 	defer r.closeWatches()
 	defer Clean(context.WithoutCancel(ctx), t, ns, seq.resources())
@@ -27,6 +30,7 @@ func Run(ctx context.Context, t *Target, ns string, seq Sequence, p Profile) ([]
 		}
 	}
 	for i, s := range seq.Steps {
+		r.stepNo = i + 1
 		line, err := r.step(s)
 		if err != nil {
 			return nil, fmt.Errorf("step %d (%s): %w", i+1, s, err)
@@ -46,6 +50,7 @@ type runner struct {
 	t       *Target
 	ns      string
 	p       Profile
+	stepNo  int // the step being run, from 1
 	n       *normalizer
 	out     []string
 	objs    map[string]*seen  // "configmaps/a" → what responses showed of it

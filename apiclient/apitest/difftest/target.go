@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
@@ -25,9 +24,6 @@ type Target struct {
 	Name string // "apitest", or the real server's version ("v1.37.2")
 	// Minor is the server's minor version (37); apitest models the newest.
 	Minor int
-	// Young: the server still serves a watch from resourceVersion 1 (NewReal
-	// asks), so expired steps are not compared on it (Profile.Young).
-	Young bool
 
 	base   string
 	client *http.Client
@@ -73,27 +69,7 @@ func NewReal(ctx context.Context, cfg *kubeconfig.Config) (*Target, error) {
 	if err := t.ensureCRD(ctx); err != nil {
 		return nil, err
 	}
-	young, err := t.holdsVersion1(ctx)
-	if err != nil {
-		return nil, err
-	}
-	t.Young = young
 	return t, nil
-}
-
-// holdsVersion1 asks whether the server still serves a watch from
-// resourceVersion 1, which it does until etcd is first compacted (every five
-// minutes by default, to the revision of five minutes before): a watch of
-// ConfigMaps in default from there either gets 410 Expired at once, or events
-// and then the end of its one second.
-func (t *Target) holdsVersion1(ctx context.Context) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	code, body, err := t.do(ctx, "GET", "/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1&timeoutSeconds=1", "", nil)
-	if err != nil || code != http.StatusOK {
-		return false, fmt.Errorf("difftest: a watch from version 1: %d %v", code, err)
-	}
-	return !bytes.Contains(body, []byte(`"code":410`)), nil
 }
 
 func newTarget(name string, cfg *kubeconfig.Config) (*Target, error) {
