@@ -22,7 +22,7 @@
 //
 //	e, err := leaderelection.New(leaderelection.Config{
 //		Member: lease.Member{Client: client, Namespace: "default"}, // and Identity, timings, Clock, Logger
-//		Name:   "kubewire",
+//		Name: "kubewire",
 //		ReleaseOnCancel: true, // hand over at the standby's next try on a clean shutdown
 //	})
 //	err = e.Run(ctx,
