@@ -139,15 +139,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	}
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
-		// The Manager's client always; its clock and logger unless the Config
-		// has its own.
-		cfg.Client = c
-		if cfg.Clock == nil {
-			cfg.Clock = opts.Clock
-		}
-		if cfg.Logger == nil {
-			cfg.Logger = opts.Log
-		}
+		cfg.Member = cfg.Member.Inherit(c, opts.Clock, opts.Log)
 		e, err := leaderelection.New(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("manager: %w", err)

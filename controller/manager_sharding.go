@@ -16,15 +16,7 @@ import (
 // a Sharder that the informers asked for with Sharded fill from, and that gates
 // the controllers reconciling their objects.
 func (m *Manager) shard(cfg sharding.Config) error {
-	// The Manager's client always; its clock and logger unless the Config has
-	// its own (a test's fake clock for the Sharder alone, say).
-	cfg.Client = m.client
-	if cfg.Clock == nil {
-		cfg.Clock = m.opts.Clock
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = m.opts.Log
-	}
+	cfg.Member = cfg.Member.Inherit(m.client, m.opts.Clock, m.opts.Log)
 	sh, err := sharding.New(cfg)
 	if err != nil {
 		return err

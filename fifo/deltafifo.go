@@ -74,7 +74,7 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 // queued, so a key function error leaves the queue unchanged. Cost: O(len(list)) plus
 // O(k log k) to sort the k keys missing from the store.
 func (f *DeltaFIFO[T]) Replace(list []T, resourceVersion string) error {
-	return f.replace(list, func(keys []string, listed map[string]struct{}) {
+	return f.replace(f, list, func(keys []string, listed map[string]struct{}) {
 		for i, obj := range list {
 			f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
 		}
@@ -91,7 +91,6 @@ func (f *DeltaFIFO[T]) Replace(list []T, resourceVersion string) error {
 				f.appendLocked(tombstone(key, obj))
 			}
 		}
-		f.sync.firstReplaceDone(len(f.queue))
 	})
 }
 

@@ -22,7 +22,8 @@ type syncState struct {
 
 func (s *syncState) synced() bool { return s.replaced && s.pending == 0 }
 
-// firstReplaceDone is called at the end of every Replace with the queue length.
+// firstReplaceDone is called at the end of every Replace (gate.replace) with the
+// queue length.
 func (s *syncState) firstReplaceDone(queued int) {
 	if !s.replaced {
 		s.replaced, s.pending = true, queued
@@ -47,7 +48,7 @@ type gate[T any] struct {
 	key   KeyFunc[T]
 	known KnownObjects[T] // may be nil: then nothing is known beyond the queue
 
-	mu     sync.Mutex // guards everything below and in the FIFO that embeds the gate
+	mu     sync.Mutex // guards closed, sync, and the FIFO that embeds the gate
 	cond   sync.Cond  // signalled when an item is queued or the queue closes; L is &mu
 	closed bool
 	sync   syncState
@@ -76,12 +77,12 @@ func (g *gate[T]) write(q interface{ appendLocked(Delta[T]) }, t DeltaType, obj 
 	return nil
 }
 
-// replace is how both FIFOs' Replace begins: key every object of list outside
-// the lock (so that a key function error leaves the queue unchanged), then,
-// unless the queue is closed, call locked under the lock with the keys, in list
-// order, and the set of them. What locked queues, and in which order, is the
-// FIFO's own.
-func (g *gate[T]) replace(list []T, locked func(keys []string, listed map[string]struct{})) error {
+// replace is both FIFOs' Replace around what is their own: key every object of
+// list outside the lock (so that a key function error leaves the queue
+// unchanged), then, unless the queue is closed, call locked under the lock with
+// the keys, in list order, and the set of them, and count what q then holds
+// for HasSynced. What locked queues, and in which order, is the FIFO's.
+func (g *gate[T]) replace(q interface{ lenLocked() int }, list []T, locked func(keys []string, listed map[string]struct{})) error {
 	keys, listed, err := keysOf(g.key, list)
 	if err != nil {
 		return err
@@ -92,6 +93,7 @@ func (g *gate[T]) replace(list []T, locked func(keys []string, listed map[string
 		return ErrClosed
 	}
 	locked(keys, listed)
+	g.sync.firstReplaceDone(q.lenLocked())
 	return nil
 }
 

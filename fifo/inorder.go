@@ -56,14 +56,13 @@ func (f *InOrderFIFO[T]) Delete(obj T) error { return f.write(f, Deleted, obj) }
 // computed before anything is queued, so a key function error leaves the queue
 // unchanged. Cost: O(len(list) + queued) plus O(k log k) for the k missing stored keys.
 func (f *InOrderFIFO[T]) Replace(list []T, resourceVersion string) error {
-	return f.replace(list, func(keys []string, listed map[string]struct{}) {
+	return f.replace(f, list, func(keys []string, listed map[string]struct{}) {
 		for _, d := range f.deletionsLocked(listed) {
 			f.appendLocked(d)
 		}
 		for i, obj := range list {
 			f.appendLocked(Delta[T]{Type: Replaced, Key: keys[i], Object: obj})
 		}
-		f.sync.firstReplaceDone(len(f.items))
 	})
 }
 

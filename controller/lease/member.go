@@ -15,7 +15,8 @@ import (
 // cfg.LeaseDuration); each adds what is its own, the Lease's or the group's
 // Name first.
 //
-// A Manager fills Client, and Clock and Logger when they are nil, with its own.
+// A Manager fills Client, and Clock and Logger when they are nil, with its own
+// (Inherit).
 type Member struct {
 	// Client reaches the API server. Required.
 	Client *apiclient.Client
@@ -37,6 +38,20 @@ type Member struct {
 	Clock apiclient.Clock
 	// Logger receives what the protocol does; nil logs nothing.
 	Logger *slog.Logger
+}
+
+// Inherit returns m with the client of the process that runs it (a Manager's),
+// always, and its clock and logger where m has none of its own (a test's fake
+// clock for one elector alone, say).
+func (m Member) Inherit(c *apiclient.Client, clock apiclient.Clock, log *slog.Logger) Member {
+	m.Client = c
+	if m.Clock == nil {
+		m.Clock = clock
+	}
+	if m.Logger == nil {
+		m.Logger = log
+	}
+	return m
 }
 
 // WithDefaults returns m with every default filled in, or an error saying

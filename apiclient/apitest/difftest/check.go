@@ -20,11 +20,12 @@ type Divergence struct {
 // which must be empty and is left empty), and returns the divergence, or nil
 // when the transcripts agree. An error is the harness failing.
 func Check(ctx context.Context, real *Target, ns string, seq Sequence) (*Divergence, error) {
-	p := Profile{Minor: real.Minor, Unexpired: map[int]bool{}}
+	p := Profile{Minor: real.Minor}
 	want, err := Run(ctx, real, ns, seq, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", real.Name, err)
 	}
+	p.Unexpired = unexpired(want)
 	got, err := RunFake(ctx, ns, seq, p)
 	if err != nil {
 		return nil, err

@@ -20,8 +20,8 @@ type Profile struct {
 	// let go of an event since it started still serves from its first
 	// version: on a new server (CI's are), and on an old one for a resource
 	// that has seen few writes. Nothing is compared there; the step is told
-	// as such on both servers, and apitest is not compacted. Check fills it
-	// from the real server's run; Replay from the recorded transcript.
+	// as such on both servers, and apitest is not compacted. Check and Replay
+	// read it from the real server's transcript (unexpired).
 	Unexpired map[int]bool
 }
 

@@ -19,7 +19,7 @@ import (
 func Replay(t *testing.T, seq Sequence, minor int, want string) {
 	t.Helper()
 	ctx := context.Background()
-	got, err := RunFake(ctx, "replay", seq, Profile{Minor: minor, Unexpired: unexpired(want)})
+	got, err := RunFake(ctx, "replay", seq, Profile{Minor: minor, Unexpired: unexpired(strings.Split(want, "\n"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,13 +61,13 @@ func RealTarget(t testing.TB, cfg *kubeconfig.Config) (*Target, string) {
 	return real, ns
 }
 
-// unexpired reads, from a recorded transcript, the expired steps the real
-// server did not answer with 410 (Profile.Unexpired).
-func unexpired(transcript string) map[int]bool {
+// unexpired reads, from a real server's transcript, the expired steps it did
+// not answer with 410 (Profile.Unexpired): those told as notCompared.
+func unexpired(transcript []string) map[int]bool {
 	steps := map[int]bool{}
-	for _, line := range strings.Split(transcript, "\n") {
+	for _, line := range transcript {
 		var n int
-		if _, err := fmt.Sscanf(line, "%d expired ", &n); err == nil && strings.Contains(line, "→ not compared:") {
+		if _, err := fmt.Sscanf(line, "%d expired ", &n); err == nil && strings.HasSuffix(line, " → "+notCompared) {
 			steps[n] = true
 		}
 	}

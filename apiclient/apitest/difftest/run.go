@@ -18,9 +18,6 @@ import (
 //
 // The namespace must be empty; Run leaves it empty (Clean).
 func Run(ctx context.Context, t *Target, ns string, seq Sequence, p Profile) ([]string, error) {
-	if p.Unexpired == nil {
-		p.Unexpired = map[int]bool{} // what this run finds goes nowhere else
-	}
 	r := &runner{ctx: ctx, t: t, ns: ns, p: p, objs: map[string]*seen{}, cont: map[string]string{}, n: newNormalizer(p, ns)}
 	defer r.closeWatches()
 	defer Clean(context.WithoutCancel(ctx), t, ns, seq.resources())

@@ -225,15 +225,18 @@ func (r *runner) stream(s Step) (string, error) {
 	return "\n    " + strings.Join(append(added, rest...), "\n    "), nil
 }
 
+// notCompared is an expired step's answer where the real server still served
+// its watch (Profile.Unexpired).
+const notCompared = "not compared: the real server still serves a watch from version 1"
+
 // expired watches from resourceVersion 1, long compacted on a real server that
 // has run a while, and compacted on apitest by Compact just before: both must
 // answer 410 Expired, as an ERROR event. A real server that still serves that
-// watch from its watch cache (Profile.Unexpired says when) answers with events
-// instead, or, with none to send, ends the watch after its one second: then
-// the step is told as not compared, and apitest's run does the same without
-// compacting.
+// watch from its watch cache answers with events instead, or, with none to
+// send, ends the watch after its one second: then the step is told as not
+// compared, and apitest's run, told so by Profile.Unexpired, does the same
+// without compacting.
 func (r *runner) expired(s Step) (string, error) {
-	const notCompared = "not compared: the real server still serves a watch from version 1"
 	if r.t.fake != nil {
 		if r.p.Unexpired[r.stepNo] {
 			return notCompared, nil
@@ -251,7 +254,6 @@ func (r *runner) expired(s Step) (string, error) {
 	events := w.events
 	w.mu.Unlock()
 	if r.t.fake == nil && r.ctx.Err() == nil && (len(events) == 0 || !isExpired(events[0])) {
-		r.p.Unexpired[r.stepNo] = true
 		return notCompared, nil
 	}
 	if err != nil {
