@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"sync/atomic"
 )
 
 // ListLimits bound what one list may bring in, whatever the server sends: its
@@ -84,7 +85,9 @@ func (e listLimitError) Is(target error) bool { return target == ErrListLimit }
 // objects or bytes than its Limits, more than MaxPages pages, and a continue
 // token already seen in this list, in any position (the same token twice in a
 // row, or A, B, A, B). ResourceClient.PageGuard makes one with the client's
-// ListLimits; the zero value has the defaults. One list, one goroutine.
+// ListLimits; the zero value has the defaults. One list, one goroutine — except
+// for the guards Part hands out, each of which may be used on a goroutine of its
+// own while the others are.
 //
 // Its memory is 8 bytes and a map entry per page: it keeps a hash of each token
 // (hash/maphash, with a seed of its own, so that a server cannot choose tokens
@@ -93,11 +96,21 @@ type PageGuard struct {
 	Resource Resource // what is listed, for the errors of whoever wraps the guard's
 	Limits   ListLimits
 
-	pages, items int
-	bytes        int64
-	seen         map[uint64]int // hash of a continue token → the page that sent it
-	seed         maphash.Seed
+	// spent is what the whole list has read, this guard and its parts together;
+	// own is this guard's share of it, which Restart gives back.
+	spent *listSpent
+	own   struct {
+		items int
+		bytes int64
+	}
+	pages int
+	seen  map[uint64]int // hash of a continue token → the page that sent it
+	seed  maphash.Seed
 }
+
+// listSpent is what one list has read, counted by every guard that reads a
+// part of it at once.
+type listSpent struct{ items, bytes atomic.Int64 }
 
 // PageGuard returns a guard for one list of this resource, with the client's
 // ListLimits.
@@ -105,11 +118,34 @@ func (r ResourceClient) PageGuard() *PageGuard {
 	return &PageGuard{Resource: r.res, Limits: r.c.listLimits}
 }
 
+// Part returns a guard for a part of the list g follows that is read as a
+// request of its own, at the same time as other parts (a split list: one LIST per
+// hash range or per namespace, all at one resourceVersion). Its objects and bytes
+// count against g's Limits together with g's own and every other part's — the
+// parts of one list share one bound, never one bound each; its pages and continue
+// tokens are its own. Call Part on g's goroutine, before the parts start; each
+// part may then be used on a goroutine of its own.
+//
+// Parts read at once can pass the bytes bound by at most one read each (a read
+// is checked against what is left before it, and counted after it).
+func (g *PageGuard) Part() *PageGuard {
+	return &PageGuard{Resource: g.Resource, Limits: g.Limits, spent: g.list()}
+}
+
+// list is what the whole list has read, made on first use (the zero PageGuard).
+func (g *PageGuard) list() *listSpent {
+	if g.spent == nil {
+		g.spent = &listSpent{}
+	}
+	return g.spent
+}
+
 // Items is told of n more objects read; it returns an error past Limits.Objects.
 // Call it per object where a page streams, so that one endless page is stopped too.
 func (g *PageGuard) Items(n int) error {
 	max := g.Limits.withDefaults().Objects
-	if g.items += n; g.items > max {
+	g.own.items += n
+	if g.list().items.Add(int64(n)) > int64(max) {
 		return listLimitError(fmt.Sprintf("more than %d objects in one list: refused (ListLimits.Objects, --max-list-objects)", max))
 	}
 	return nil
@@ -119,20 +155,25 @@ func (g *PageGuard) Items(n int) error {
 // is an error that says the list is over Limits.Bytes. What is read counts
 // against the list. Use it for every page of the list, one after the other.
 func (g *PageGuard) Body(body io.Reader) io.Reader {
-	return &limitedBody{r: body, left: g.Limits.withDefaults().Bytes - g.bytes, read: &g.bytes, over: g.overBytes}
+	spent := g.list()
+	return &limitedBody{r: body, over: g.overBytes,
+		left: func() int64 { return g.Limits.withDefaults().Bytes - spent.bytes.Load() },
+		read: func(n int64) { g.own.bytes += n; spent.bytes.Add(n) },
+	}
 }
 
 // Bytes is told of n more bytes read outside Body (a streaming list's events);
 // it returns an error past Limits.Bytes.
 func (g *PageGuard) Bytes(n int64) error {
-	if g.bytes += n; g.bytes > g.Limits.withDefaults().Bytes {
+	g.own.bytes += n
+	if g.list().bytes.Add(n) > g.Limits.withDefaults().Bytes {
 		return g.overBytes()
 	}
 	return nil
 }
 
 func (g *PageGuard) overBytes() error {
-	return listLimitError(fmt.Sprintf("the list is over %s (decompressed) after %d objects: refused (ListLimits.Bytes, --max-list-mib)", size(g.Limits.withDefaults().Bytes), g.items))
+	return listLimitError(fmt.Sprintf("the list is over %s (decompressed) after %d objects: refused (ListLimits.Bytes, --max-list-mib)", size(g.Limits.withDefaults().Bytes), g.list().items.Load()))
 }
 
 // size writes n in MiB, or in bytes when under one.
@@ -165,11 +206,16 @@ func (g *PageGuard) Page(next string) error {
 	return nil
 }
 
-// Restart forgets the objects and bytes read so far: the list starts over (after
-// an expired continue token), and the objects are dropped. The pages and the
-// tokens seen still count: a server that makes a list start over again and
-// again is still stopped.
-func (g *PageGuard) Restart() { g.items, g.bytes = 0, 0 }
+// Restart forgets the objects and bytes this guard read so far: the list starts
+// over (after an expired continue token), and the objects are dropped. The pages
+// and the tokens seen still count: a server that makes a list start over again
+// and again is still stopped. What other parts of the list read still counts.
+func (g *PageGuard) Restart() {
+	spent := g.list()
+	spent.items.Add(-int64(g.own.items))
+	spent.bytes.Add(-g.own.bytes)
+	g.own.items, g.own.bytes = 0, 0
+}
 
 // Pages is the one paging loop of the module: every list read in pages goes
 // through it — listwatch's Pager (a Reflector's LIST, ListAll, `kubewire get -o

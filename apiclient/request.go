@@ -270,35 +270,38 @@ const maxDocument = 64 << 20
 // the one byte bound of the package: a document here, every page of a list
 // through PageGuard.Body.
 func limitBody(body io.Reader, limit int64) io.Reader {
-	return &limitedBody{r: body, left: limit, over: func() error {
-		return fmt.Errorf("the response is over %d MiB (decompressed): refused", limit>>20)
-	}}
+	read := int64(0)
+	return &limitedBody{r: body,
+		left: func() int64 { return limit - read },
+		read: func(n int64) { read += n },
+		over: func() error { return fmt.Errorf("the response is over %d MiB (decompressed): refused", limit>>20) },
+	}
 }
 
-// limitedBody reads r until left is spent; then only the end of r may follow,
-// and anything more is the error over makes.
+// limitedBody reads r while left says there are bytes left, and tells read of
+// each read; once none are left, only the end of r may follow, and anything
+// more is the error over makes. (left and read are a count of this body's own,
+// or of a whole list's: PageGuard.Body.)
 type limitedBody struct {
 	r    io.Reader
-	left int64
+	left func() int64
+	read func(n int64)
 	over func() error
-	read *int64 // when set, counts what is read
 }
 
 func (l *limitedBody) Read(p []byte) (int, error) {
-	if l.left <= 0 {
+	left := l.left()
+	if left <= 0 {
 		var probe [1]byte
 		if n, err := l.r.Read(probe[:]); n == 0 && err != nil {
 			return 0, err
 		}
 		return 0, l.over()
 	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
+	if int64(len(p)) > left {
+		p = p[:left]
 	}
 	n, err := l.r.Read(p)
-	l.left -= int64(n)
-	if l.read != nil {
-		*l.read += int64(n)
-	}
+	l.read(int64(n))
 	return n, err
 }

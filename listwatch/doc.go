@@ -53,7 +53,8 @@
 // timeoutSeconds drawn in [5, 10) minutes. Every event, bookmarks included, moves the
 // resourceVersion on. A normal end watches again from there, without a LIST; a 410
 // (ERROR event or response) lists again, and what vanished meanwhile reaches the Sink
-// through Replace; a watch silent for its timeout plus IdleMargin is dropped. A
+// through Replace — at once the first time, after a backoff when it comes again
+// within two minutes (relist); a watch silent for its timeout plus IdleMargin is dropped. A
 // watch the server ends within a second backs off before the next, whatever it
 // carried (errClosedAtOnce), so a server that hangs up at once cannot make it
 // spin; a watch the server refuses with a 4xx other than 410 and 429 — a 400 for
@@ -183,7 +184,10 @@
 // resourceVersionMatch=Exact — by hash range of the objects' UIDs
 // (shardSelector, KEP-5866) where the server serves it, one per namespace in all
 // namespaces where it does not — each decoded on its own goroutine; the parts
-// together are exactly the list at X, and the watch starts from X. The default
+// together are exactly the list at X, and the watch starts from X. The parts
+// are bound together by the client's ListLimits, as the list read whole is
+// (apiclient.PageGuard.Part): not each by a bound of its own, nor by the count
+// the server claims. The default
 // splits where it helps: with 4 cores or more, on a server of 1.34 or later
 // (which answers Exact from its watch cache's snapshots, where older ones read
 // etcd), lists of 2,000 objects a part or more, into up to 8 parts. On 2 cores
@@ -272,8 +276,12 @@
 //     the watch within 45 s), and the watchdog stays as the watch layer's own
 //     check: it also covers HTTP/1.1 and a server that answers pings but sends
 //     nothing, and it runs on a fake clock in tests.
-//   - A 410 is relisted at once (client-go waits its backoff); only a 410 that
-//     comes before any event of the watch waits, to avoid a LIST loop.
+//   - A 410 is relisted at once (client-go waits its backoff) — once in the
+//     backoff's ResetAfter: a 410 with no event since the list, or a second one
+//     within two minutes, waits out the backoff, whose waits grow while it goes
+//     on (relist), so that a server answering the same way cannot make a LIST
+//     loop, however little each watch brings (TestReflector_every_retry_loop_has_a_floor
+//     drives every loop against such servers).
 //   - While the server does not answer, the backoff stays at 1–2 s instead of
 //     growing to 30–60 s, and the server's first answer resets it (client-go
 //     resets after two minutes without failure only, so a quiet informer may

@@ -40,6 +40,7 @@ type Reflector struct {
 	watches       int           // watches started since the last list
 	events        int           // watch events since the last list
 	idleTimeout   time.Duration // of the current watch: its timeout plus the margin
+	quickRelist   time.Time     // when a relist last went without a wait (relist)
 	backoff       backoff
 
 	tracing bool // someone reads the steps (OnStep, or the log at debug level)
@@ -176,16 +177,26 @@ func (r *Reflector) rewatch(ctx context.Context) stateFn {
 	return r.watching(ctx)
 }
 
-// relist: Watching → Listing, after a 410: the server no longer has the history
-// after our resourceVersion, so only a fresh list can say what exists; Replace
-// then turns what vanished meanwhile into deletes. A 410 right after a list (no
-// event since) would make a tight LIST loop against a confused server, so that
-// one waits first.
+// relist: Watching → Listing, after a 410 (or a 504 "too large resource
+// version"): the server no longer has the history after our resourceVersion, so
+// only a fresh list can say what exists; Replace then turns what vanished
+// meanwhile into deletes.
+//
+// The relist goes at once only when the watch brought news since the last list
+// and no relist went at once within the backoff's ResetAfter (2 minutes by
+// default); otherwise it backs off first, and the waits grow while it keeps
+// happening. A healthy server sends a 410 when a watch fell behind its history,
+// minutes apart; one that sends it right after a list (no event since), or
+// after one event every time (issue 39: 24,922 requests in 10 s), would
+// otherwise make a tight LIST loop. (client-go waits out its backoff manager
+// before every relist, at least 0.8 s.)
 func (r *Reflector) relist(err error) stateFn {
 	r.noteError(err)
-	if r.events == 0 {
+	now := r.clock.Now()
+	if r.events == 0 || !r.quickRelist.IsZero() && now.Sub(r.quickRelist) < r.opts.Backoff.ResetAfter {
 		return func(ctx context.Context) stateFn { return r.backOff(ctx, err, r.listing) }
 	}
+	r.quickRelist = now
 	r.step(Step{Op: OpError, Err: err, Next: "relist"})
 	r.log.Info("watch expired, listing again", "err", err)
 	return r.listing

@@ -2,6 +2,7 @@ package listwatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -62,6 +63,8 @@ var minPerPart int64 = 2000
 
 const maxNamespaces = 1000
 
+var errTooManyNamespaces = errors.New("more namespaces than a split takes")
+
 // splitWays is how many parts a list may be split into: Options.Split, or by
 // default the cores this process runs on, up to 8, where the server serves
 // lists at an exact resourceVersion from its watch cache (1.34 and later). One
@@ -119,11 +122,13 @@ func (r *Reflector) planSplit(ctx context.Context) *split {
 		nsOpts := apiclient.ListOptions{ResourceVersion: s.rv, ResourceVersionMatch: "Exact"}
 		namespaces := r.rc.Client().Resource(apiclient.Namespaces).MetadataOnly()
 		_, err := namespaces.ListEach(ctx, nsOpts, apiclient.DecodeOptions{}, func(o *apiclient.Object) error {
-			names = append(names, o.Metadata.Name)
+			if names = append(names, o.Metadata.Name); len(names) > maxNamespaces {
+				return errTooManyNamespaces // no need to read the rest
+			}
 			return nil
 		})
-		if err != nil || len(names) < 2 || len(names) > maxNamespaces {
-			r.unsplittable = err == nil // namespaces refused (403) may be a passing thing; too few or many is not
+		if err != nil && !errors.Is(err, errTooManyNamespaces) || len(names) < 2 || len(names) > maxNamespaces {
+			r.unsplittable = err == nil || errors.Is(err, errTooManyNamespaces) // namespaces refused (403) may be a passing thing; too few or many is not
 			return nil
 		}
 		for _, ns := range names {
@@ -165,6 +170,7 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 		err   error
 	}
 	results := make(chan result, len(s.parts))
+	guards := s.guards(r.rc)
 	var next, total atomic.Int64
 	for range min(ways, len(s.parts)) { // owned here: each sends one result per part it takes, and returns
 		go func() {
@@ -172,7 +178,7 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 				res := result{i: i, err: ctx.Err()}
 				if res.err == nil {
 					p := s.parts[i]
-					_, res.err = p.rc.ListPage(ctx, s.guard(p.rc), p.opts, r.opts.Decode, func(o *apiclient.Object) error {
+					_, res.err = p.rc.ListPage(ctx, guards[i], p.opts, r.opts.Decode, func(o *apiclient.Object) error {
 						if total.Add(1) > s.count {
 							return &splitMismatch{fmt.Sprintf("the parts hold more than the %d objects of the list at %s", s.count, s.rv)}
 						}
@@ -210,14 +216,18 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 	return items, err
 }
 
-// guard bounds one part as a list of its own (apiclient.ListLimits: its bytes
-// after decompression), and to the probe's count of objects: no part may hold
-// more than the whole list, and listSplit stops the parts together at the count
-// too, so a server that ignores the selectors costs one list's worth at most.
-func (s *split) guard(rc apiclient.ResourceClient) *apiclient.PageGuard {
-	g := rc.PageGuard()
-	g.Limits.Objects = int(s.count)
-	return g
+// guards are the parts' PageGuards: parts of one guard of the whole list, so
+// that the parts together are bound by the client's ListLimits as one list read
+// whole would be — whatever the number of parts (by namespace, up to
+// maxNamespaces), and whatever count the probe was told. The probe's count only
+// ever stops a split sooner (listSplit's mismatch), never lets more in.
+func (s *split) guards(rc apiclient.ResourceClient) []*apiclient.PageGuard {
+	whole := rc.PageGuard()
+	guards := make([]*apiclient.PageGuard, len(s.parts))
+	for i := range guards {
+		guards[i] = whole.Part()
+	}
+	return guards
 }
 
 // splitMismatch is a split whose parts do not add up to the list: the server

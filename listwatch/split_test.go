@@ -2,6 +2,7 @@ package listwatch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -98,6 +99,63 @@ func TestReflector_splits_a_large_list_at_one_resourceVersion(t *testing.T) {
 	}
 }
 
+// The parts of a split list are bound together by the client's ListLimits, as
+// the list read whole would be: each part under the bound, the parts together
+// over it, is a list over its limits — on any number of cores, by hash or by
+// namespace, and whatever count the server claims for the list (issue 39: each
+// part had a bound of its own, its objects bound overwritten by the claimed
+// count; 8 cores cached 160,000 objects against --max-list-objects 5000).
+func TestReflector_the_parts_of_a_split_list_share_one_bound(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		sharded bool
+		limits  apiclient.ListLimits
+		claims  int
+	}{
+		// 30 pods: 4 parts of 6 to 9 by hash, 3 of 10 by namespace; about 110 bytes each.
+		{"objects, by hash", true, apiclient.ListLimits{Objects: 12}, 0},
+		{"objects, by namespace", false, apiclient.ListLimits{Objects: 12}, 0},
+		{"bytes, by hash", true, apiclient.ListLimits{Bytes: 2000}, 0},
+		{"objects, the server claiming a million", true, apiclient.ListLimits{Objects: 12}, 1_000_000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer listwatch.SplitFrom(2)()
+			srv := newSplitServerLimits(t, tt.sharded, false, false, tt.limits)
+			srv.claims = tt.claims
+			sink := &chanSink{calls: make(chan string, 16)}
+			errs := make(chan error, 16)
+			r := listwatch.New(srv.client.Resource(apiclient.Pods), sink, listwatch.Options{
+				Split: 4, Logger: discard,
+				OnStep: func(s listwatch.Step) {
+					if s.Op == listwatch.OpError {
+						select {
+						case errs <- s.Err:
+						default:
+						}
+					}
+				},
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- r.Run(ctx) }()
+			defer func() { cancel(); <-done }()
+			select {
+			case err := <-errs:
+				if !errors.Is(err, apiclient.ErrListLimit) {
+					t.Fatalf("the list failed with %v, want an error wrapping apiclient.ErrListLimit", err)
+				}
+			case call := <-sink.calls:
+				t.Fatalf("the sink was told %.80s…: the parts together passed the bound %+v", call, tt.limits)
+			case <-time.After(20 * time.Second):
+				t.Fatalf("no error after 20 s; the server saw %q", srv.seen())
+			}
+			if !strings.Contains(strings.Join(srv.seen(), ","), "part at 50") {
+				t.Fatalf("the list was not split: the server saw %q", srv.seen())
+			}
+		})
+	}
+}
+
 // splitServer is an API server for splits: 30 pods in three namespaces at
 // resourceVersion 50 (every Exact list and the probe read that), of which a
 // plain LIST from the watch cache answers as of 40 (where it had the same pods).
@@ -105,6 +163,7 @@ type splitServer struct {
 	client        *apiclient.Client
 	sharded, gone bool
 	ignores       bool                // says it serves shardSelector, then ignores it in the parts
+	claims        int                 // when set, the remainingItemCount the probe claims
 	pods          map[string][]string // namespace → names
 	mu            sync.Mutex
 	requests      []string
@@ -113,6 +172,11 @@ type splitServer struct {
 }
 
 func newSplitServer(t *testing.T, sharded, gone, ignores bool) *splitServer {
+	return newSplitServerLimits(t, sharded, gone, ignores, apiclient.ListLimits{})
+}
+
+// newSplitServerLimits is newSplitServer with a client bound by limits.
+func newSplitServerLimits(t *testing.T, sharded, gone, ignores bool, limits apiclient.ListLimits) *splitServer {
 	s := &splitServer{sharded: sharded, gone: gone, ignores: ignores, pods: map[string][]string{}, watching: make(chan struct{})}
 	for i := range 30 {
 		ns := fmt.Sprintf("ns-%d", i%3)
@@ -120,7 +184,7 @@ func newSplitServer(t *testing.T, sharded, gone, ignores bool) *splitServer {
 	}
 	ts := httptest.NewTLSServer(http.HandlerFunc(s.serve))
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Source: "test"}, apiclient.Options{Transport: ts.Client().Transport, QPS: -1})
+	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Source: "test"}, apiclient.Options{Transport: ts.Client().Transport, QPS: -1, ListLimits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +216,10 @@ func (s *splitServer) serve(w http.ResponseWriter, r *http.Request) {
 			`{"metadata":{"name":"ns-0"}},{"metadata":{"name":"ns-1"}},{"metadata":{"name":"ns-2"}}]}`)
 		return
 	case q.Get("limit") == "1" && q.Get("resourceVersion") == "":
-		info := ""
+		info, claim := "", len(s.names(ns, nil))-1
+		if s.claims != 0 {
+			claim = s.claims
+		}
 		if q.Get("shardSelector") == "" {
 			s.note("probe")
 		} else if s.note("shard probe"); s.sharded {
@@ -160,7 +227,7 @@ func (s *splitServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		names := s.names(ns, nil)
 		fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"50","continue":"x","remainingItemCount":%d%s},"items":[%s]}`,
-			len(names)-1, info, podsJSON(names[:1]))
+			claim, info, podsJSON(names[:1]))
 		return
 	case q.Get("resourceVersionMatch") == "Exact":
 		if s.gone {
