@@ -14,6 +14,12 @@
 //	inflate      one LIST page: 2,000,000 identical small pods, gzip (about 1.5 MB)
 //	short-watch  a LIST of one pod, then every watch sends one MODIFIED with a
 //	             new resourceVersion and ends; it counts the watch requests
+//	expire       a LIST of one pod, then every watch sends one MODIFIED and an
+//	             ERROR 410 Expired (issue 39: relisted at once, for ever)
+//	split        says it is v1.36 and serves shardSelector; the probe claims
+//	             8 × -part pods, and every part of a split list sends -part of
+//	             them (issue 39: each part had a bound of its own; 3,000 pods
+//	             are 15.6 MB, under --max-list-mib 16 and --max-list-objects 5000)
 //
 // The pods are apiclient/testdata/pod.json (5.2 KB) with a new name and
 // resourceVersion, except in inflate. Plain HTTP on loopback, no authentication.
@@ -36,9 +42,10 @@ import (
 )
 
 var (
-	mode       = flag.String("mode", "endless", "endless, endless-stream, alternate, inflate or short-watch")
+	mode       = flag.String("mode", "endless", "endless, endless-stream, alternate, inflate, short-watch, expire or split")
 	kubeconfig = flag.String("kubeconfig", "hostile.kubeconfig", "where to write the kubeconfig of this server")
 	podFile    = flag.String("pod", "apiclient/testdata/pod.json", "the pod to send, JSON on one line")
+	partPods   = flag.Int("part", 3000, "split: the pods in each part (the probe claims 8 parts' worth)")
 )
 
 func main() {
@@ -81,6 +88,8 @@ type server struct {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	switch {
+	case r.URL.Path == "/version":
+		fmt.Fprint(w, `{"major":"1","minor":"36","gitVersion":"v1.36.0"}`)
 	case r.URL.Path == "/api":
 		fmt.Fprint(w, `{"kind":"APIVersions","versions":["v1"]}`)
 	case r.URL.Path == "/apis":
@@ -110,7 +119,27 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) {
 		w.Write(s.bomb)
 		return
 	}
-	if *mode == "short-watch" {
+	if *mode == "split" && r.URL.Query().Get("limit") == "1" {
+		info := ""
+		if sel := r.URL.Query().Get("shardSelector"); sel != "" {
+			info = fmt.Sprintf(`,"shardInfo":{"selector":%q}`, sel)
+		}
+		fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":"x","remainingItemCount":%d%s},"items":[%s]}`, 8*(*partPods)-1, info, s.item("probe", 1))
+		return
+	}
+	if *mode == "split" {
+		part := s.lists.Load()
+		w.Write([]byte(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[`))
+		for i := range *partPods {
+			if i > 0 {
+				w.Write([]byte{','})
+			}
+			w.Write(s.item(fmt.Sprintf("part%d-%d", part, i), 1))
+		}
+		w.Write([]byte("]}"))
+		return
+	}
+	if *mode == "short-watch" || *mode == "expire" {
 		fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[%s]}`, s.item("quiet", 1))
 		return
 	}
@@ -148,6 +177,10 @@ func (s *server) watch(w http.ResponseWriter, r *http.Request) {
 				f.Flush()
 			}
 		}
+	case *mode == "expire":
+		rv := s.rv.Add(1) + 1
+		fmt.Fprintf(w, `{"type":"MODIFIED","object":%s}`+"\n", s.item("quiet", rv))
+		fmt.Fprint(w, `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version","reason":"Expired","code":410}}`+"\n")
 	case *mode == "short-watch":
 		rv := s.rv.Add(1) + 1
 		fmt.Fprintf(w, `{"type":"MODIFIED","object":%s}`+"\n", s.item("quiet", rv))
