@@ -49,6 +49,9 @@ type RecordOptions struct {
 // read back.
 type Recorded struct {
 	Requests, Listed, Events int
+	// Synced: the first list was complete. A recording stopped before that holds
+	// no state to replay a Reflector from, and says so in a comment of its own.
+	Synced bool
 }
 
 // Record captures what the API server answers to a Reflector — the LIST pages at
@@ -59,7 +62,10 @@ type Recorded struct {
 // recording.Transport, into a Sink that keeps nothing, so the recording replays
 // against a Reflector with default Options unchanged.
 //
-// It stops when Events or Duration is reached, or ctx is done, and returns nil. At
+// It stops when Events or Duration is reached, or ctx is done, and returns nil
+// (Recorded.Synced says whether the first list was complete by then; when it was
+// not, the recording ends with a comment saying so, "# stopped before the first
+// list was complete: …", so that the file tells whoever finds it). At
 // the first failure the Reflector would back off from (a refused request, a cut
 // stream, a 410 right after a list), it stops and returns that failure, which the
 // recording holds too. A watch the Reflector closed itself — at the Events limit,
@@ -117,7 +123,7 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 			stop()
 		}
 	}
-	r = New(c.Resource(res).Namespace(opts.Namespace), countingSink{&sum.Listed}, Options{
+	r = New(c.Resource(res).Namespace(opts.Namespace), countingSink{&sum}, Options{
 		Name: "record " + res.String(), LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector,
 		PageSize: opts.PageSize, MinWatchTimeout: opts.WatchTimeout, Clock: opts.Clock,
 		OnStep: onStep, Logger: slog.New(slog.DiscardHandler),
@@ -125,6 +131,9 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 	err = r.Run(ctx)
 	if err == nil {
 		err = failed
+	}
+	if err == nil && !sum.Synced {
+		err = rw.Comment("stopped before the first list was complete: this recording holds no list to replay a Reflector from")
 	}
 	if ferr := rw.Flush(); err == nil {
 		err = ferr
@@ -137,14 +146,16 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 }
 
 // countingSink is the recorder's Sink: the recording is made by the transport, so
-// what the Reflector hands on is dropped, once the objects listed are counted.
-type countingSink struct{ listed *int }
+// what the Reflector hands on is dropped, once the objects listed are counted (and
+// the first list noted: Replace is handed only a complete one).
+type countingSink struct{ sum *Recorded }
 
 func (countingSink) Add(*apiclient.Object) error    { return nil }
 func (countingSink) Update(*apiclient.Object) error { return nil }
 func (countingSink) Delete(*apiclient.Object) error { return nil }
 func (s countingSink) Replace(objs []*apiclient.Object, _ string) error {
-	*s.listed += len(objs)
+	s.sum.Listed += len(objs)
+	s.sum.Synced = true
 	return nil
 }
 

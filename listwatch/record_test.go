@@ -45,7 +45,7 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := sum, (listwatch.Recorded{Requests: 3, Listed: 1, Events: 3}); got != want {
+	if got, want := sum, (listwatch.Recorded{Requests: 3, Listed: 1, Events: 3, Synced: true}); got != want {
 		t.Fatalf("Record says %+v, want %+v", got, want)
 	}
 	if err := srv.Err(); err != nil {

@@ -58,21 +58,45 @@
 //
 // # Secrets
 //
-// Recordings are meant to be committed. The recorder (Transport) passes every body
-// line through Redact, which replaces the values of a Secret's data and stringData,
-// the last-applied-configuration annotation of a Secret, string values under keys
-// that name credentials (password, token, apiKey, …) and strings that look like
-// credentials (PEM private keys, JWTs, "Bearer …"). A body the secrets resource
-// answered goes through RedactSecrets instead, which takes every object in it for a
-// Secret whatever its kind field says: the path asked for decides, so a server that
-// leaves kind out cannot get a Secret's data into a file. Everything else stays byte
-// for byte. Request headers, where the credentials travel, are never recorded. Create
-// makes new files readable by their owner only (0600), and changes the mode of no
-// file it did not make.
+// Recordings are meant to be committed. The recorder (Transport) passes every byte of
+// a body that reaches the file through one rule — whole lines, the last line of a
+// body, the part of a line a cut connection left, an error's body (a Status) — and
+// the note of a request that got no answer through the same:
+//
+//   - What was asked for decides first. A request that names the secrets resource,
+//     in any form of its path (/api/v1/secrets, /api/v1/namespaces/NS/secrets, one
+//     Secret by name, the old /api/v1/watch/… prefix, a list or a watch, with any
+//     query, under a proxy's prefix, escaped or not), has its answer redacted by
+//     RedactSecrets: every object in it, at any depth, is a Secret whatever its kind
+//     says or whether it says one, and a line that is not one whole JSON document is
+//     replaced whole, whatever it holds. Its failure note keeps an error only when the
+//     error cannot quote the server (the client gave up, no connection).
+//   - Any other answer goes through Redact: a Secret's data and stringData values and
+//     its last-applied-configuration annotation are replaced wherever the Secret
+//     stands (a list's item, a watch event's object, a Table row's object) when it
+//     says it is one — any of its kind members, wherever they stand, or its
+//     SecretList's; anywhere, a string under a key that names a credential
+//     (password, token, apiKey, …) or that looks like one (PEM private keys, JWTs,
+//     "Bearer …", "Basic …"). A line that does not parse is replaced whole when any
+//     of its strings, unescaped, mentions a Secret or a credential, or starts like
+//     one where a cut ended it; past such a line, every later line of the body that
+//     does not parse is replaced whole too.
+//
+// What Redact cannot know, it does not claim: in the answer of another resource, a
+// Secret that names its kind only after its data, on a line that does not reach the
+// recorder whole (a cut, a document split over lines), is not known for a Secret
+// there. The rule from the request is what keeps the secrets resource safe in every
+// shape. Everything else stays byte for byte. Request headers, where the credentials
+// travel, are never recorded. Create makes new files readable by their owner only
+// (0600), and changes the mode of no file it did not make.
 //
 // # Guarantees
 //
 //   - Parse never panics, whatever the input (FuzzParse); errors name the line.
+//   - A recording made by Transport holds no byte of what the rules above redact,
+//     whatever the shape of the answer: kind missing, late, wrong or twice; a list,
+//     events, a Table; a line cut at any byte, a document split over lines or two on
+//     one; no answer but an error quoting one (FuzzTransport_records_no_secret).
 //   - Write then Parse gives back the same Recording.
 //   - A Writer writes each line whole; it is safe for concurrent use, but exchanges
 //     must come one at a time to make sense (the recorder makes one request at a time).

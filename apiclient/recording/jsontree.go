@@ -58,19 +58,6 @@ func build(data []byte, at, depth int) (*node, int, error) {
 	return n, n.end, err
 }
 
-// member returns the value of key in an object node, or nil.
-func (n *node) member(key string) *node {
-	if n == nil || n.kind != '{' {
-		return nil
-	}
-	for _, m := range n.members {
-		if m.key == key {
-			return m.value
-		}
-	}
-	return nil
-}
-
 // str returns a string node's value ("" for anything else).
 func (n *node) str(data []byte) string {
 	if n == nil || n.kind != '"' {
@@ -78,4 +65,29 @@ func (n *node) str(data []byte) string {
 	}
 	s, _ := jsonwire.Unquote(data[n.start:n.end])
 	return s
+}
+
+// all returns the values of every member named key in an object node (a
+// document may repeat a key; a decoder keeps the last), none for anything else.
+func (n *node) all(key string) []*node {
+	if n == nil || n.kind != '{' {
+		return nil
+	}
+	var vs []*node
+	for _, m := range n.members {
+		if m.key == key {
+			vs = append(vs, m.value)
+		}
+	}
+	return vs
+}
+
+// isKind reports whether any "kind" member of an object node is the string kind.
+func (n *node) isKind(data []byte, kind string) bool {
+	for _, v := range n.all("kind") {
+		if v.str(data) == kind {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package recording_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -208,6 +209,10 @@ func TestTransport_redacts_by_the_resource_asked_for(t *testing.T) {
 		{"/api/v1/namespaces/secrets/configmaps", `{"items":[{"data":{"k":"v"}}]}`,
 			`{"items":[{"data":{"k":"v"}}]}`},
 		{"/apis/example.com/v1/secrets", `{"data":{"k":"v"}}`, `{"data":{"k":"v"}}`},
+		{"/api/v1/watch/namespaces/d/secrets", `{"type":"ADDED","object":{"data":{"k":"c2VjcmV0"}}}`,
+			`{"type":"ADDED","object":{"data":{"k":"UkVEQUNURUQ="}}}`},
+		{"/api/v1/namespaces/a%2Fb/secrets", `{"items":[{"data":{"k":"c2VjcmV0"}}]}`,
+			`{"items":[{"data":{"k":"UkVEQUNURUQ="}}]}`},
 	} {
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, tt.body+"\n")
@@ -230,3 +235,102 @@ func TestTransport_redacts_by_the_resource_asked_for(t *testing.T) {
 		}
 	}
 }
+
+// The finding of issue 39: a Secret list that names no kind before its items,
+// cut in the middle of a line, reached the recording whole: the line did not
+// parse, and the fallback for such a line looked for the word "secret" in it,
+// not at what was asked for. A real kube-apiserver writes kind first; a proxy
+// or another server need not.
+func TestTransport_a_cut_secret_list_without_kind_leaks_nothing(t *testing.T) {
+	const value = "aHVudGVyMi1pcy1teS1wYXNzd29yZA==" // base64 of the secret
+	for _, path := range []string{
+		"/api/v1/namespaces/d/secrets?limit=500",
+		"/api/v1/secrets",
+		"/api/v1/namespaces/d/secrets/db",
+		"/api/v1/watch/namespaces/d/secrets?resourceVersion=5",
+		"/api/v1/watch/secrets",
+		"/api/v1/namespaces/d/secrets?watch=1&resourceVersion=5",
+	} {
+		got := record(t, path, func(w http.ResponseWriter) {
+			io.WriteString(w, `{"apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"db"},"data":{"k":"`+value+`"}},{"meta`)
+			w.(http.Flusher).Flush()
+			cut(w)
+		})
+		if strings.Contains(got, value) || strings.Contains(got, value[:8]) {
+			t.Errorf("GET %s, cut: the recording holds the secret:\n%s", path, got)
+		}
+		if _, err := recording.Parse(strings.NewReader(got)); err != nil {
+			t.Errorf("GET %s: the recording does not parse: %v\n%s", path, err, got)
+		}
+	}
+}
+
+// record makes one GET of path through a recording Transport to a server that
+// answers with answer, reads the body to its end or failure, and returns the
+// recording.
+func record(t *testing.T, path string, answer func(http.ResponseWriter)) string {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { answer(w) }))
+	defer ts.Close()
+	var out bytes.Buffer
+	w := recording.NewWriter(&out)
+	c := &http.Client{Transport: &recording.Transport{Base: ts.Client().Transport, W: w}}
+	if resp, err := c.Get(ts.URL + path); err == nil {
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// cut drops the connection under a handler at once, in whatever it was writing.
+func cut(w http.ResponseWriter) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err == nil {
+		conn.(*net.TCPConn).SetLinger(0)
+		conn.Close()
+	}
+}
+
+// A request that got no answer is recorded with its error, and an error may
+// quote the server (net/http quotes what is not an HTTP answer). For the secrets
+// resource only an error that cannot quote it is kept; for another resource, one
+// that mentions a credential goes.
+func TestTransport_records_no_secret_in_the_note_of_a_failed_request(t *testing.T) {
+	quoting := errors.New(`net/http: HTTP/1.x transport connection broken: malformed HTTP response "{\"data\":{\"k\":\"c2VjcmV0\"}}"`)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		path   string
+		ctx    context.Context
+		err    error
+		leaked string // what must not be in the recording; "" when the error must be
+	}{
+		{"/api/v1/namespaces/d/secrets", context.Background(), quoting, "c2VjcmV0"},
+		{"/api/v1/namespaces/d/secrets", ctx, context.Canceled, ""},
+		{"/api/v1/namespaces/d/secrets", context.Background(), &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, ""},
+		{"/api/v1/namespaces/d/configmaps", context.Background(), errors.New(`malformed HTTP response "{\"token\":\"abc\"}"`), "abc"},
+		{"/api/v1/namespaces/d/configmaps", context.Background(), quoting, ""},
+	} {
+		var out bytes.Buffer
+		w := recording.NewWriter(&out)
+		tr := &recording.Transport{Base: failWith{tt.err}, W: w}
+		req, _ := http.NewRequestWithContext(tt.ctx, "GET", "https://127.0.0.1:1"+tt.path, nil)
+		if _, err := tr.RoundTrip(req); err == nil {
+			t.Fatal("no error")
+		}
+		w.Flush()
+		switch got := out.String(); {
+		case tt.leaked != "" && strings.Contains(got, tt.leaked):
+			t.Errorf("GET %s, %v: the recording holds %q:\n%s", tt.path, tt.err, tt.leaked, got)
+		case tt.leaked == "" && !strings.Contains(got, "# no answer: "+tt.err.Error()):
+			t.Errorf("GET %s, %v: the recording does not say the error:\n%s", tt.path, tt.err, got)
+		}
+	}
+}
+
+type failWith struct{ err error }
+
+func (f failWith) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }

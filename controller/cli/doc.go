@@ -45,8 +45,9 @@
 //     (SIGTERM) when a signal stopped a command before its work was done, after
 //     its summary line (signal.go). A command whose designed end is the signal —
 //     run, watch once its first list is printed, sync --watch once synced, demo
-//     --ui once its story is told, record without --events or --duration —
-//     exits 0 on it. Each command's doc says which it is. A -l or
+//     --ui once its story is told, record without --events or --duration once
+//     its first list is complete — exits 0 on it. Each command's doc says which
+//     it is; TestExit_every_command_phase_and_signal holds them all. A -l or
 //     --field-selector the API server would refuse is a usage error, found before
 //     the kubeconfig is read (apiclient/selector).
 //   - No credential from the kubeconfig or an exec plugin is ever printed: not in

@@ -23,7 +23,7 @@ func TestExit_a_signal_before_the_work_is_done_exits_128_plus_the_signal(t *test
 		sig  syscall.Signal
 		want int
 	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
-		path, arrived := blockingServer(t, true)
+		path, arrived := holdingServer(t, holdList)
 		cmd := exec.Command(os.Args[0], "get", "pods", "-o", "json")
 		cmd.Env = append(os.Environ(), "KUBEWIRE_CLI_CHILD=1", "KUBECONFIG="+path)
 		var stdout, stderr bytes.Buffer

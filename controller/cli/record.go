@@ -29,9 +29,16 @@ import (
 // recording is meant to be committed next to a test, which is why the redaction
 // is not optional.
 //
-// With --events or --duration, a signal that comes first stops it short: the
-// line begins "interrupted: " and the exit status is 130 or 143. Without
-// either, the signal is its designed end: exit 0.
+// Its designed end is --events N, --duration D or, without either, a signal
+// once the first list is complete: exit 0. Stopped short of that — a signal
+// before N events or before D, or before the first list was complete, whatever
+// the limits — it exits 130 (SIGINT) or 143 (SIGTERM), and the line says so:
+// "interrupted: recorded …", or "interrupted before the first list was
+// complete: recorded … (partial: no list to replay)". What was written stays a
+// recording that parses; one without a complete list also says so in itself
+// (listwatch.Record's closing comment). --duration over before any list was
+// complete (a server that never answered it) is a failure: exit 1, since the
+// file replays nothing.
 func runRecord(ctx context.Context, s *session) error {
 	path := s.str("output")
 	if path == "" {
@@ -84,6 +91,10 @@ func runRecord(ctx context.Context, s *session) error {
 		return err
 	}
 	took := time.Since(start).Round(time.Millisecond)
+	stopped := ctx.Err() != nil // a signal, not one of record's own limits
+	if !sum.Synced && !stopped {
+		return fmt.Errorf("record %s: no complete list within %v: %s holds no list to replay", res, s.duration("duration"), path)
+	}
 	where := "in every namespace"
 	if ns != "" {
 		where = fmt.Sprintf("in %q", ns)
@@ -94,16 +105,20 @@ func runRecord(ctx context.Context, s *session) error {
 	if path == "-" {
 		to = "standard output"
 	}
-	// A limit asked for and not reached: the signal came first. The file holds
-	// what came until then, and the exit status says it is short (130, 143).
+	// The signal came before the first list was complete, or before a limit
+	// asked for was reached: the file holds what came until then, and the exit
+	// status says it is short (130, 143).
 	var short error
-	prefix := ""
-	if events := s.integer("events", 0); ctx.Err() != nil &&
-		(events > 0 && sum.Events < events || s.duration("duration") > 0 && time.Since(start) < s.duration("duration")) {
+	prefix, suffix := "", ""
+	events, duration := s.integer("events", 0), s.duration("duration")
+	switch {
+	case stopped && !sum.Synced:
+		short, prefix, suffix = errStopped, "interrupted before the first list was complete: ", " (partial: no list to replay)"
+	case stopped && (events > 0 && sum.Events < events || duration > 0 && time.Since(start) < duration):
 		short, prefix = errStopped, "interrupted: "
 	}
-	fmt.Fprintf(s.env.Stderr, "%srecorded %s %s to %s: %d requests, %d objects listed, %d watch events, %v\n",
-		prefix, res, where, to, sum.Requests, sum.Listed, sum.Events, took)
+	fmt.Fprintf(s.env.Stderr, "%srecorded %s %s to %s: %d requests, %d objects listed, %d watch events, %v%s\n",
+		prefix, res, where, to, sum.Requests, sum.Listed, sum.Events, took, suffix)
 	return short
 }
 

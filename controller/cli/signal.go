@@ -11,7 +11,8 @@ import (
 // Exit codes after a signal. A command stopped by Ctrl-C or SIGTERM before its
 // work was done exits 128 + the signal's number, as kubectl (and every shell)
 // does: 130 for SIGINT, 143 for SIGTERM. A command whose designed end is the
-// signal (run, watch, sync --watch, demo --ui, record without a limit) exits 0.
+// signal (run; watch, sync --watch and record without a limit once their first
+// list is complete; demo --ui once its story is told) exits 0.
 //
 //	ctx, stop := cli.NotifyContext(context.Background())
 //	code := cli.Main(ctx, os.Args[1:], env)
