@@ -98,6 +98,11 @@
 //     events, a Table; a line cut at any byte, a document split over lines or two on
 //     one; no answer but an error quoting one (FuzzTransport_records_no_secret).
 //   - Write then Parse gives back the same Recording.
+//   - What Transport holds of a body is at most one line of MaxLine bytes: a line
+//     longer than a recording may hold is not kept, nor the rest of its body (the
+//     exchange ends "stall" with a note), so the recorder never holds a second
+//     copy of a list as large as the client's bound allows; every recording it
+//     writes parses.
 //   - A Writer writes each line whole; it is safe for concurrent use, but exchanges
 //     must come one at a time to make sense (the recorder makes one request at a time).
 //

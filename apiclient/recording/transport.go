@@ -86,6 +86,13 @@ func failure(req *http.Request, err error, secrets bool) string {
 	return text
 }
 
+// maxLine is MaxLine, the longest line the tee keeps (a variable for tests): a
+// line still without its end past it is not recorded, and neither is the rest
+// of its body, so that what the tee holds of a body is bounded as what the
+// client holds is — a LIST is one line, and a list may reach apiclient's
+// ListLimits.Bytes (1 GiB by default), four times MaxLine.
+var maxLine = MaxLine
+
 // teeBody records a response body as it is read.
 type teeBody struct {
 	body io.ReadCloser
@@ -116,6 +123,10 @@ func (b *teeBody) Read(p []byte) (int, error) {
 	b.partial = append(b.partial, p[:n]...)
 	for {
 		i := bytes.IndexByte(b.partial, '\n')
+		if i > maxLine || i < 0 && len(b.partial) > maxLine { // no recording could hold the line: stop keeping it
+			b.end(Stall, 0, fmt.Sprintf("not recorded past here: a line longer than %d bytes (recording.MaxLine)", maxLine))
+			return n, err
+		}
 		if i < 0 {
 			break
 		}

@@ -334,3 +334,33 @@ func TestTransport_records_no_secret_in_the_note_of_a_failed_request(t *testing.
 type failWith struct{ err error }
 
 func (f failWith) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }
+
+// A line longer than any recording may hold (MaxLine: a LIST is one line) is
+// not kept by the Transport, nor is the rest of its body: the recording says
+// where it stopped, and the client still reads the whole body. The tee held the
+// line whole before, up to the list's byte bound (1 GiB), beside the client's
+// own copy.
+func TestTransport_keeps_no_line_longer_than_a_recording_holds(t *testing.T) {
+	defer recording.MaxLineFor(64)()
+	long := `{"kind":"PodList","items":[` + strings.Repeat(`{"metadata":{"name":"x"}},`, 10) + `{}]}`
+	var read int
+	got := get(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"type":"ADDED","object":{}}`+"\n"+long+"\n"+`{"type":"DELETED","object":{}}`+"\n")
+	}, func(b io.ReadCloser) { data, _ := io.ReadAll(b); read = len(data); b.Close() })
+	want := `kubewire-recording v1
+# test
+> GET /api/v1/pods?watch=true
+< 200
+{"type":"ADDED","object":{}}
+< stall # not recorded past here: a line longer than 64 bytes (recording.MaxLine)
+`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if want := 29 + len(long) + 1 + 31; read != want {
+		t.Fatalf("the client read %d bytes, want the whole body's %d", read, want)
+	}
+	if _, err := recording.Parse(strings.NewReader(got)); err != nil {
+		t.Fatalf("the recording does not parse: %v", err)
+	}
+}
