@@ -77,7 +77,7 @@ func newController(m *Manager, name string, r Reconciler, opts Options) *Control
 	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: m.opts.Log, trace: m.opts.Trace, clock: clock}
 	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
 	if !opts.DisableStaleGuard {
-		c.guard = newStaleGuard(clock)
+		c.guard = newStaleGuard(clock, m.gaveUp)
 	}
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}

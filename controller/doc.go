@@ -91,7 +91,10 @@
 // /metrics counts each way a Request ends: kubewire_reconcile_total{result=
 // "success", "requeue_after", "requeue", "error", "terminal" — the Reconcile
 // calls — or "stale_skip"}; kubewire_reconcile_backoff_requests is how many
-// Requests wait out a backoff now (after an error, a Requeue or a stale skip).
+// Requests wait out a backoff now (after an error, a Requeue or a stale skip);
+// kubewire_own_writes_abandoned_total{controller,resource} how many of the
+// process's own writes no cache showed in time (see "A stale cache after your
+// own write").
 //
 // Each Reconcile's context has a deadline when ReconcileTimeout is set.
 //
@@ -225,10 +228,27 @@
 //     storage's may be opaque strings, which clients may only compare for
 //     equality): no version can be waited for, so writes with one are not
 //     guarded; a delete's Status is still waited for by uid.
-//   - A Request held back StaleWaitLimit (1 min) from its first skip is
-//     reconciled on the cache as it is, with a WARN naming the cache and the
-//     write: a cache that cannot move (its watch failing for minutes) must not
-//     stop the controller for good.
+//   - A write stops being awaited once its object is seen deleted: the cache
+//     held it (its uid) after the answer and holds it no more — another
+//     writer's delete, a relist without it, a new object of the same name.
+//     A uid once deleted never comes back, so that state is later than the
+//     write whatever the versions say. (Only a cache with no label selector
+//     counts: from one with a selector an object also leaves by a change of
+//     its labels, which may be older than the write.)
+//   - A write no cache shows StaleWaitLimit (1 min) after its answer is given
+//     up on, once and for good: the Request it held back is reconciled on the
+//     cache as it is, reads stop waiting for it, and it is counted
+//     (kubewire_own_writes_abandoned_total{controller,resource}) and logged
+//     once at WARN, naming the controller, the Request, the cache, the object
+//     and the write. A cache that cannot move (its watch failing for minutes),
+//     or an answer the watch never reaches (a broken server, a proxy that
+//     rewrites versions: a write answered at rv 999999999 on a server at 20),
+//     must not stop the controller, or its reads, for good. Another writer's
+//     later update cannot be told from an earlier state without trusting the
+//     answer's version; the bound is what ends such a wait.
+//   - While a write has been awaited a second or more, /readyz's detail names
+//     it: `ok (awaiting this process's write of pods "demo/web-1" at rv
+//     "999999999" for 30s)`, the three oldest, each value quoted.
 //
 // Skips have their own pacing, not the error Limiter's: a watch event is
 // usually a few milliseconds behind the write, and a skip is no failure.
@@ -241,7 +261,8 @@
 // The cost: per turn, one map lookup under a lock, a uid read from the cache
 // and the context that carries the Request: about 1 µs and 2 allocations
 // (BenchmarkStaleGuard_turn, 2 shared cores), against tens of µs for the
-// cheapest Reconcile; per write, one pass over the Manager's informers.
+// cheapest Reconcile; per write, one pass over the Manager's informers and a
+// record for each that would hold the object (awaited.go).
 //
 // Measured on a real kube-apiserver behind apitest.WatchLag
 // (stale_integration_test.go), 20 parents asking one child each (-race, 2
@@ -263,7 +284,8 @@
 // Within one turn, a Reconciler that writes and then reads what it wrote asks
 // for it: Lister.WaitForOwnWrites(ctx) (or an Informer's) waits, bounded by
 // ctx, until the cache shows every write the process began before the call —
-// read-your-own-writes, one explicit call before the read:
+// read-your-own-writes, one explicit call before the read; a write seen
+// superseded or given up on, as above, is no longer waited for:
 //
 //	if _, err := pods.Create(ctx, child, apiclient.WriteOptions{}); err != nil { … }
 //	if err := children.WaitForOwnWrites(ctx); err != nil { return controller.Result{}, err }
@@ -275,7 +297,9 @@
 //     Run waits until each of its handlers has the initial list.
 //   - With the staleness guard (the default), a Request is not reconciled while
 //     a cache of the Manager that would hold an object its earlier reconciles
-//     wrote does not show that write, for at most StaleWaitLimit.
+//     wrote does not show that write, nor shows the object deleted since — for
+//     at most StaleWaitLimit after that write's answer, and never again for
+//     that write once given up on.
 //   - Failing work is never dropped unless MaxRetries asks for it.
 //   - Manager.Run returns only after every goroutine it started has returned. With
 //     leader election, controllers run only while this replica holds the Lease;
@@ -325,12 +349,14 @@
 //     Manager's client, and every controller the Manager builds is guarded. A
 //     delete answered with a Status is awaited by uid (ConsistencyStore records
 //     only versions); a skip is paced by its own backoff (client-go returns it
-//     as an error, into the controller's rate limiter) and given up after
-//     StaleWaitLimit (client-go waits as long as it takes); skips are the
-//     result stale_skip of kubewire_reconcile_total, in every controller
-//     (kube-controller-manager counts them in a metric of each controller's
-//     own). Like client-go's, a comparison that cannot be made (opaque
-//     versions) does not hold a turn back.
+//     as an error, into the controller's rate limiter); a write is no longer
+//     awaited once its object is seen deleted (client-go clears a record only
+//     when the owner is deleted), and given up StaleWaitLimit after its
+//     answer, counted and named on /readyz (client-go waits as long as it
+//     takes); skips are the result stale_skip of kubewire_reconcile_total, in
+//     every controller (kube-controller-manager counts them in a metric of
+//     each controller's own). Like client-go's, a comparison that cannot be
+//     made (opaque versions) does not hold a turn back.
 //   - WaitForOwnWrites is controller-runtime v0.25's read-your-own-writes client
 //     (EnableReadYourWritesConsistency) as one explicit call, on a Lister or an
 //     Informer, rather than on every cached read.

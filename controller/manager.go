@@ -66,6 +66,9 @@ type Manager struct {
 	stopped          bool
 
 	writes writes // the client's writes, for the guard and read-your-own-writes (manager_writes.go)
+	// abandoned counts the writes given up on (Manager.gaveUp), by the
+	// controller whose reconcile made them and their resource.
+	abandoned *metrics.CounterVec
 }
 
 // ManagerOptions tune a Manager and, through it, everything it runs. The zero
@@ -132,6 +135,8 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{},
 		sharded: map[*informer.Informer]bool{}, shardedRes: map[string]bool{}, recorders: map[string]*events.Recorder{}}
 	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
+	m.writes.clock, m.writes.report = opts.Clock, m.gaveUp
+	m.ownWritesMetrics()
 	c.OnWrite = chainWrites(c.OnWrite, m.onWrite)
 	if opts.Trace != nil {
 		sent, answered := traceWrites(opts.Trace)

@@ -119,7 +119,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	// Read-your-own-writes reads wait for the writes of the resource made
 	// through the Manager's client (manager_writes.go).
 	var inf *informer.Informer
-	opts.OwnWrites = func(ctx context.Context) (informer.Written, error) { return m.writes.ownWrites(ctx, key.Resource, inf) }
+	opts.OwnWrites = func(ctx context.Context) (informer.Awaited, error) { return m.writes.ownWrites(ctx, key.Resource, inf) }
 	inf = informer.New(opts)
 	if shardSource != nil {
 		shardSource.Attach(inf)

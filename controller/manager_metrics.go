@@ -99,6 +99,15 @@ func (m *Manager) controllerMetrics(c *Controller) {
 	m.reg.GaugeFunc("kubewire_max_concurrent_reconciles", "Workers: the most Reconciles that may run at once.", l, func() float64 { return float64(c.opts.Workers) })
 }
 
+// ownWritesMetrics registers the count of this process's writes given up on:
+// never shown by a cache that would hold them within StaleWaitLimit of their
+// answer (awaited.go). Its series appear with the first write given up on.
+func (m *Manager) ownWritesMetrics() {
+	m.abandoned = m.reg.CounterVec("kubewire_own_writes_abandoned_total",
+		"Writes of this process no cache that would hold them showed within StaleWaitLimit of their answer, no longer awaited by the staleness guard or read-your-own-writes reads, by the controller whose reconcile made them (\"\" for none) and resource.",
+		"controller", "resource")
+}
+
 // resourceVersionNumber is rv as a gauge's value. resourceVersions are opaque, but
 // etcd's are integers, and a gauge that climbs shows a cache that keeps up. Like
 // client-go's, only the last 15 digits are kept, which a float64 holds exactly.

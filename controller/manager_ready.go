@@ -3,6 +3,8 @@ package controller
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 )
 
 // Ready is what /readyz answers: ready when every informer has synced and, with
@@ -12,7 +14,49 @@ import (
 // whom they are filtered with sharding (shardReady), "" alone. A sharded
 // replica that waits (for its own Lease, for another member to release a
 // range) says for what and on whom, ahead of its informers' sync.
+//
+// A ready replica also names the writes of its own that a cache has not shown
+// for a second or more (a healthy watch shows one in milliseconds), which
+// guarded turns and read-your-own-writes reads wait for until StaleWaitLimit
+// after their answer (awaited.go): the oldest readyAwaitedMax, after the role.
 func (m *Manager) Ready() (string, error) {
+	role, err := m.ready()
+	if err != nil {
+		return "", err
+	}
+	return withAwaited(role, m.writes.awaitedFor(time.Second), m.opts.Clock.Now()), nil
+}
+
+// readyAwaitedMax is how many awaited writes /readyz names; it counts the rest.
+const readyAwaitedMax = 3
+
+// withAwaited is detail followed by what each of ws, awaited at now, is:
+//
+//	leader; awaiting this process's write of pods "demo/web-1" at rv "999" for 30s
+//
+// Every value from the server is quoted (Go's %q), so that no character of
+// it reaches the terminal of whoever reads the probe.
+func withAwaited(detail string, ws []*write, now time.Time) string {
+	parts := make([]string, 0, readyAwaitedMax+2)
+	if detail != "" {
+		parts = append(parts, detail)
+	}
+	for i, w := range ws {
+		if i == readyAwaitedMax {
+			parts = append(parts, fmt.Sprintf("and %d more writes awaited", len(ws)-i))
+			break
+		}
+		what := fmt.Sprintf("write of %s %q at rv %q", w.resource, w.namespace+"/"+w.name, w.shows.ResourceVersion)
+		if w.shows.ResourceVersion == "" {
+			what = fmt.Sprintf("delete of %s %q", w.resource, w.namespace+"/"+w.name)
+		}
+		parts = append(parts, fmt.Sprintf("awaiting this process's %s for %s", what, now.Sub(w.at).Round(time.Second)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ready is Ready without the writes awaited.
+func (m *Manager) ready() (string, error) {
 	if m.sharder != nil {
 		// A replica waiting to serve its share says for what and on whom;
 		// its sharded informers are not synced meanwhile, which is not why.

@@ -36,8 +36,9 @@ type Options struct {
 	// not yet show what its earlier reconciles wrote through the Manager's
 	// client with their context; it is skipped, counted
 	// (kubewire_reconcile_total{result="stale_skip"}), traced, and tried again
-	// after 5 ms, doubling, at most 1 s apart, for at most StaleWaitLimit
-	// (doc.go, "A stale cache after your own write"). Turn it off for a
+	// after 5 ms, doubling, at most 1 s apart, each write awaited for at most
+	// StaleWaitLimit after its answer (doc.go, "A stale cache after your own
+	// write"). Turn it off for a
 	// Reconciler that reads the server rather than the cache, or that wants
 	// every turn however stale its reads.
 	DisableStaleGuard bool

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -22,6 +21,10 @@ import (
 //	                    yes ─▶ forget R's record; Reconcile
 //	                    no  ─▶ skip: AddAfter(5 ms, doubling to 1 s), count it,
 //	                           trace it; Reconcile is not called
+//
+// A write the caches do not show stops being awaited once its object is seen
+// deleted, or StaleWaitLimit after its answer (awaited.go): the record of each
+// write is the one read-your-own-writes reads wait on too.
 
 // Skipped Requests are tried again after staleRetryBase, doubling with each
 // skip in a row, at most staleRetryMax apart: a watch event is usually a few
@@ -31,14 +34,17 @@ const (
 	staleRetryMax  = time.Second
 )
 
-// StaleWaitLimit bounds how long the guard holds one Request back: past it,
-// counted from the first skip, the Request is reconciled on the caches as they
-// are, and a WARN says which cache never showed which write. A healthy watch
-// is milliseconds behind; the API server sends every watch a bookmark about
-// once a minute, which moves even a quiet or filtered cache on. What the limit
-// saves is a controller stuck for good on a cache that cannot move (its watch
-// failing for minutes; a DeltaFIFO informer, whose version only watch events
-// move, after a relist that carried the write).
+// StaleWaitLimit bounds how long a write of this process is awaited: past it,
+// counted from the write's answer, the guard reconciles the Request on the
+// caches as they are, read-your-own-writes reads stop waiting for it, and it is
+// given up on for good — counted (kubewire_own_writes_abandoned_total) and
+// logged once, with the cache and the write. A healthy watch is milliseconds
+// behind; the API server sends every watch a bookmark about once a minute,
+// which moves even a quiet or filtered cache on. What the limit saves is a
+// controller stuck on a cache that cannot move (its watch failing for minutes;
+// a DeltaFIFO informer, whose version only watch events move, after a relist
+// that carried the write), or on an answer the watch never reaches (a broken
+// server, a proxy that rewrites versions): awaited.go.
 const StaleWaitLimit = time.Minute
 
 // staleGuard keeps, per Request, what the reconciles of it wrote and which
@@ -46,6 +52,7 @@ const StaleWaitLimit = time.Minute
 // worker at a time, so its record is written by one reconcile at a time.
 type staleGuard struct {
 	clock   Clock
+	report  func(*awaited) // a write given up on (Manager.gaveUp); may be nil
 	mu      sync.Mutex
 	records map[Request]*record
 	sweepAt int // sweep the records when there are this many (wrote)
@@ -57,9 +64,8 @@ type record struct {
 	// uid is the uid the Request's object had in the controller's cache when
 	// the write was made; "" when it was not cached.
 	uid    string
-	caches map[*informer.Informer]*informer.Written
-	skips  int       // turns skipped in a row
-	since  time.Time // the first of them
+	writes []*awaited // oldest first
+	skips  int        // turns skipped in a row
 }
 
 // lag is why a turn is skipped: one cache, and what it does not show yet.
@@ -69,8 +75,8 @@ type lag struct {
 	again time.Duration // until the Request is tried again
 }
 
-func newStaleGuard(clock Clock) *staleGuard {
-	return &staleGuard{clock: clock, records: map[Request]*record{}, sweepAt: 64}
+func newStaleGuard(clock Clock, report func(*awaited)) *staleGuard {
+	return &staleGuard{clock: clock, report: report, records: map[Request]*record{}, sweepAt: 64}
 }
 
 // reconcileKey is the context key of a reconcile's reconciling.
@@ -80,9 +86,10 @@ type reconcileKey struct{}
 // reconciles what, so that the writes made with it are recorded for them
 // (Manager.wrote).
 type reconciling struct {
-	guard *staleGuard
-	req   Request
-	uid   string // the uid of req's object in the controller's cache; "" if none
+	guard      *staleGuard
+	controller string
+	req        Request
+	uid        string // the uid of req's object in the controller's cache; "" if none
 }
 
 func reconcilingOf(ctx context.Context) *reconciling {
@@ -91,38 +98,39 @@ func reconcilingOf(ctx context.Context) *reconciling {
 }
 
 // wrote records that a reconcile of req, whose object had uid, made a write
-// that caches must show as w. A record of another uid is of an object since
-// deleted or recreated: it is replaced, as client-go's ConsistencyStore does.
-func (g *staleGuard) wrote(req Request, uid string, caches []*informer.Informer, w informer.Written) {
-	if len(caches) == 0 {
+// that caches must show as as say. A record of another uid is of an object
+// since deleted or recreated: it is replaced, as client-go's ConsistencyStore
+// does.
+func (g *staleGuard) wrote(req Request, uid string, as []*awaited) {
+	if len(as) == 0 {
 		return
 	}
+	var report []*awaited
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	rec := g.records[req]
 	if rec == nil || rec.uid != uid {
-		rec = &record{uid: uid, caches: map[*informer.Informer]*informer.Written{}}
+		rec = &record{uid: uid}
 		g.records[req] = rec
 	}
-	for _, inf := range caches {
-		if have := rec.caches[inf]; have != nil {
-			merge(have, w)
-		} else {
-			rec.caches[inf] = &informer.Written{ResourceVersion: w.ResourceVersion, Deleted: slices.Clone(w.Deleted)}
-		}
-	}
+	rec.writes = append(rec.writes, as...)
 	if len(g.records) >= g.sweepAt {
-		g.sweep()
+		g.sweep(&report)
 	}
+	g.mu.Unlock()
+	g.gaveUp(report)
 }
 
 // check says whether req may be reconciled now, its object having uid in the
 // controller's cache (cached false: not there). It may not while a cache does
 // not show a write of its record: then lag says which, and when to try again.
 // A record whose object is gone from the cache or was recreated (another uid)
-// is dropped: its writes were for an object that no longer is. gaveUp is a
-// record dropped at StaleWaitLimit, with the lag that was never made up.
+// is dropped: its writes were for an object that no longer is. Each write is
+// awaited until its cache shows it, until its object is seen deleted, or until
+// StaleWaitLimit after its answer: gaveUp, then, is the lag never made up,
+// and the guard never waits for that write again.
 func (g *staleGuard) check(req Request, uid string, cached bool) (l lag, stale, gaveUp bool) {
+	var report []*awaited
+	defer func() { g.gaveUp(report) }()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	rec := g.records[req]
@@ -133,46 +141,47 @@ func (g *staleGuard) check(req Request, uid string, cached bool) (l lag, stale, 
 		delete(g.records, req)
 		return lag{}, false, false
 	}
-	for inf, w := range rec.caches {
-		if inf.Shows(*w) {
-			delete(rec.caches, inf)
-			continue
+	rec.writes = over(rec.writes, g.clock.Now(), &report)
+	if len(rec.writes) == 0 {
+		delete(g.records, req)
+		if len(report) > 0 {
+			l.cache, l.wrote = report[0].cache, report[0].shows
 		}
-		l.cache, l.wrote = inf, *w
+		return l, false, len(report) > 0
 	}
-	if l.cache == nil {
-		delete(g.records, req)
-		return lag{}, false, false
-	}
-	now := g.clock.Now()
-	if rec.skips == 0 {
-		rec.since = now
-	} else if now.Sub(rec.since) >= StaleWaitLimit {
-		delete(g.records, req)
-		return l, false, true
+	// The cache of the oldest write still awaited, and every write it must
+	// show.
+	l.cache = rec.writes[0].cache
+	for _, a := range rec.writes {
+		if a.cache == l.cache {
+			merge(&l.wrote, a.shows)
+		}
 	}
 	rec.skips++
 	l.again = min(staleRetryBase<<min(rec.skips-1, 20), staleRetryMax)
 	return l, true, false
 }
 
-// sweep drops the records every cache shows, so that Requests never reconciled
-// again do not keep theirs; called with mu held, when the records have doubled
-// since the last sweep.
-func (g *staleGuard) sweep() {
+// sweep drops what every cache shows or no longer needs to, so that Requests
+// never reconciled again do not keep their records; called with mu held, when
+// the records have doubled since the last sweep.
+func (g *staleGuard) sweep(report *[]*awaited) {
+	now := g.clock.Now()
 	for req, rec := range g.records {
-		shown := true
-		for inf, w := range rec.caches {
-			if !inf.Shows(*w) {
-				shown = false
-				break
-			}
-		}
-		if shown {
+		if rec.writes = over(rec.writes, now, report); len(rec.writes) == 0 {
 			delete(g.records, req)
 		}
 	}
 	g.sweepAt = max(64, 2*len(g.records))
+}
+
+// gaveUp reports the writes given up on, after the guard's lock.
+func (g *staleGuard) gaveUp(as []*awaited) {
+	for _, a := range as {
+		if g.report != nil {
+			g.report(a)
+		}
+	}
 }
 
 // merge adds w to have: the newer version, every delete.
@@ -201,13 +210,9 @@ func (c *Controller) skipStale(ctx context.Context, req Request) (context.Contex
 	if c.primary != nil {
 		uid, cached = c.primary.UIDOf(req.Namespace, req.Name)
 	}
-	l, stale, gaveUp := c.guard.check(req, uid, cached)
-	if gaveUp {
-		c.log.Warn("a cache never showed this controller's own write; reconciling on it as it is", "controller", c.name, "request", req.String(),
-			"cache", l.cache.Name(), "at", l.cache.StoreResourceVersion(), "wrote", l.wrote.String(), "waited", StaleWaitLimit)
-	}
+	l, stale, _ := c.guard.check(req, uid, cached)
 	if !stale {
-		return context.WithValue(ctx, reconcileKey{}, &reconciling{guard: c.guard, req: req, uid: uid}), false
+		return context.WithValue(ctx, reconcileKey{}, &reconciling{guard: c.guard, controller: c.name, req: req, uid: uid}), false
 	}
 	c.stats.observe(staleSkip, 0)
 	c.stats.backingOff(req)

@@ -24,7 +24,7 @@ func TestStaleGuard_check(t *testing.T) {
 		x.Metadata.UID = "u-x"
 		must(t, src.Sink.Replace([]*apiclient.Object{x}, "2"))
 		synctest.Wait()
-		g := newStaleGuard(RealClock{})
+		g := newStaleGuard(RealClock{}, nil)
 		req := Request{Namespace: "default", Name: "web"}
 		caches := []*informer.Informer{pods}
 		turn := func(uid string, cached, wantStale bool) {
@@ -34,21 +34,21 @@ func TestStaleGuard_check(t *testing.T) {
 			}
 		}
 
-		g.wrote(req, "u-1", caches, informer.Written{ResourceVersion: "3"})
+		g.wrote(req, "u-1", awaitedIn(caches, informer.Written{ResourceVersion: "3"}))
 		turn("u-1", true, true)
 		turn("u-2", true, false) // recreated: another object, its predecessor's writes dropped
 		turn("u-1", true, false) // nothing left of them
 
-		g.wrote(req, "u-1", caches, informer.Written{ResourceVersion: "3"})
+		g.wrote(req, "u-1", awaitedIn(caches, informer.Written{ResourceVersion: "3"}))
 		turn("", false, false) // gone from the cache: dropped
 
-		g.wrote(req, "", caches, informer.Written{ResourceVersion: "3"})
+		g.wrote(req, "", awaitedIn(caches, informer.Written{ResourceVersion: "3"}))
 		turn("u-1", true, true) // written while not cached: kept, whatever is cached now
 		must(t, src.Sink.Update(informertest.Pod("y", "3")))
 		synctest.Wait()
 		turn("u-1", true, false) // the cache shows rv 3
 
-		g.wrote(req, "u-1", caches, informer.Written{Deleted: []informer.Deleted{{Namespace: "default", Name: "x", UID: "u-x"}}})
+		g.wrote(req, "u-1", awaitedIn(caches, informer.Written{Deleted: []informer.Deleted{{Namespace: "default", Name: "x", UID: "u-x"}}}))
 		l, stale, _ := g.check(req, "u-1", true)
 		if !stale || l.wrote.String() != "default/x gone" || l.cache != pods || l.again != staleRetryBase {
 			t.Fatalf("a delete's Status: lag %+v, stale %v", l, stale)
@@ -71,9 +71,9 @@ func TestStaleGuard_backs_off_then_gives_up(t *testing.T) {
 		start()
 		must(t, src.Sink.Replace(nil, "2"))
 		synctest.Wait()
-		g := newStaleGuard(RealClock{}) // synctest's fake time
+		g := newStaleGuard(RealClock{}, nil) // synctest's fake time
 		req := Request{Namespace: "default", Name: "web"}
-		g.wrote(req, "u-1", []*informer.Informer{pods}, informer.Written{ResourceVersion: "3"})
+		g.wrote(req, "u-1", awaitedIn([]*informer.Informer{pods}, informer.Written{ResourceVersion: "3"}))
 		var waits []time.Duration
 		var waited time.Duration
 		for {
@@ -129,6 +129,20 @@ func TestWrittenBy_opaque_versions_and_Statuses(t *testing.T) {
 	}
 }
 
+// awaitedIn is w, answered now (time.Now: synctest's in a bubble), as each of
+// caches must show it; a delete's Status names its object.
+func awaitedIn(caches []*informer.Informer, w informer.Written) []*awaited {
+	wr := &write{resource: "pods", shows: w, at: time.Now()}
+	if len(w.Deleted) > 0 {
+		wr.namespace, wr.name, wr.uid = w.Deleted[0].Namespace, w.Deleted[0].Name, w.Deleted[0].UID
+	}
+	as := make([]*awaited, len(caches))
+	for i, inf := range caches {
+		as[i] = newAwaited(wr, inf, true)
+	}
+	return as
+}
+
 func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
@@ -161,7 +175,7 @@ func BenchmarkStaleGuard_turn(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				if recorded {
-					c.guard.wrote(req, "u-web", []*informer.Informer{pods}, informer.Written{ResourceVersion: "2"})
+					c.guard.wrote(req, "u-web", awaitedIn([]*informer.Informer{pods}, informer.Written{ResourceVersion: "2"}))
 				}
 				if _, skipped := c.skipStale(context.Background(), req); skipped {
 					b.Fatal("skipped")

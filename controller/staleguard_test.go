@@ -195,8 +195,9 @@ func TestStaleGuard_a_deleted_or_recreated_object_is_not_held_back_by_its_predec
 	waitUntil(t, "a child of the new web", func() bool { return r.pods(t) == 2 })
 }
 
-// A Request held back for StaleWaitLimit is reconciled on the cache as it is,
-// with a WARN that says which cache never showed which write.
+// A Request held back StaleWaitLimit after its write's answer is reconciled on
+// the cache as it is, with a WARN that says which cache never showed which
+// write.
 func TestStaleGuard_gives_up_after_StaleWaitLimit(t *testing.T) {
 	clock := apitest.NewClock()
 	r := newStaleRun(t, controller.Options{}, false, controller.ManagerOptions{Clock: clock}, seedParent(1))
@@ -213,7 +214,7 @@ func TestStaleGuard_gives_up_after_StaleWaitLimit(t *testing.T) {
 	r.mu.Lock()
 	log := r.log.String()
 	r.mu.Unlock()
-	if !strings.Contains(log, "a cache never showed this controller's own write") || !strings.Contains(log, "cache=pods") || !strings.Contains(log, `wrote="rv 3"`) {
+	if !strings.Contains(log, "a cache never showed this process's own write") || !strings.Contains(log, "cache=pods") || !strings.Contains(log, `wrote="rv 3"`) {
 		t.Fatalf("no WARN naming the cache and the write:\n%s", log)
 	}
 }

@@ -128,10 +128,14 @@
 //     client (v0.25, EnableReadYourWritesConsistency) as one explicit call
 //     before a read, on an Informer or a Lister: it waits, bounded by its
 //     context, until the cache has observed every write the process began
-//     before it. controller-runtime makes every cached read wait; here a read
-//     that needs it says so, and the others cost nothing. client-go has no
-//     such read; its LastStoreSyncResourceVersion is StoreResourceVersion, and
-//     Observed compares against it as client-go's ConsistencyStore does.
+//     before it, but for the writes Options.OwnWrites stops awaiting (the
+//     Manager's: one whose object was deleted since, one not shown
+//     controller.StaleWaitLimit after its answer), asked again as the store
+//     moves and when the next of them is due. controller-runtime makes every
+//     cached read wait; here a read that needs it says so, and the others cost
+//     nothing. client-go has no such read; its LastStoreSyncResourceVersion is
+//     StoreResourceVersion, and Observed compares against it as client-go's
+//     ConsistencyStore does.
 //   - Lister[T] is client-go's generated FooLister for any type T of the
 //     caller's, with no code generation: an object is decoded into a T on first
 //     read and that value kept with the cached object; each read hands out a

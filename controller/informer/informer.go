@@ -48,7 +48,7 @@ type Informer struct {
 	resyncWake  chan struct{} // buffered(1): a handler with a resync was added (resyncLoop)
 	events      eventCounts
 	progress    progress                               // the store's resourceVersion and the time per pop (version.go)
-	ownWrites   func(context.Context) (Written, error) // Options.OwnWrites (ownwrites.go)
+	ownWrites   func(context.Context) (Awaited, error) // Options.OwnWrites (ownwrites.go)
 	// held is what entrySink.Held handed back during the list under way; only the
 	// source's goroutine touches it (sink.go).
 	held map[*apiclient.Object]struct{}

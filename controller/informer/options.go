@@ -66,10 +66,10 @@ type Options struct {
 	Transform func(*apiclient.Object) (*apiclient.Object, error)
 	// OwnWrites, when set, tells WaitForOwnWrites what to wait for: once every
 	// write of this informer's objects that the process began before the call is
-	// over, what the server answered them with (ownwrites.go). controller.Manager
-	// sets it from its client's writes (apiclient.Client.OnWrite); an error ends
-	// the wait.
-	OwnWrites func(ctx context.Context) (Written, error)
+	// over, what of them the cache must still show, asked again as it moves
+	// (Awaited, ownwrites.go). controller.Manager sets it from its client's
+	// writes (apiclient.Client.OnWrite); an error ends the wait.
+	OwnWrites func(ctx context.Context) (Awaited, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]
 	// Source builds what fills the FIFO, given the FIFO as its sink. When nil,

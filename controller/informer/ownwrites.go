@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // Reading your own writes. A controller that has just written an object and
@@ -86,12 +87,20 @@ func (inf *Informer) UIDOf(namespace, name string) (string, bool) {
 	return o.Metadata.UID, true
 }
 
+// Awaited says what of this process's writes a cache must still show: the
+// writes it does not show yet (the zero Written: none left), and until when at
+// most, even if the store does not move meanwhile — the time the first of them
+// will no longer be awaited (zero: no such time). WaitForOwnWrites asks it
+// again each time the store moves, and at that time; it may drop writes the
+// cache will never show (controller.StaleWaitLimit says which).
+type Awaited func() (pending Written, until time.Time)
+
 // WaitForOwnWrites blocks until the cache shows every write of its objects
 // that this process began before the call and the server accepted —
 // read-your-own-writes — or until ctx is done, which is an error that says
 // what it waited for. Options.OwnWrites says which writes those are (the
-// Manager's client tells it); an informer without it knows of none and
-// returns at once.
+// Manager's client tells it), and which of them are no longer awaited; an
+// informer without it knows of none and returns at once.
 //
 // It waits for writes still in flight to be answered, then for the store to
 // show them: at worst a few milliseconds on a healthy watch. A write of an
@@ -101,11 +110,17 @@ func (inf *Informer) WaitForOwnWrites(ctx context.Context) error {
 	if inf.ownWrites == nil {
 		return nil
 	}
-	w, err := inf.ownWrites(ctx)
+	awaited, err := inf.ownWrites(ctx)
 	if err != nil {
 		return fmt.Errorf("informer %s: waiting for this process's writes to be answered: %w", inf.name, err)
 	}
-	if !inf.waitUntil(ctx, func() bool { return inf.Shows(w) }) {
+	var w Written
+	shows := func() (bool, time.Time) {
+		var until time.Time
+		w, until = awaited()
+		return inf.Shows(w), until
+	}
+	if !inf.waitUntil(ctx, shows) {
 		return fmt.Errorf("informer %s: the cache, at resourceVersion %q, does not show this process's own writes yet (%s): %w",
 			inf.name, inf.StoreResourceVersion(), w, context.Cause(ctx))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/informer"
@@ -41,7 +42,9 @@ func TestInformer_Observed_compares_integers_and_says_when_it_cannot(t *testing.
 func TestInformer_WaitForOwnWrites_waits_for_the_cache_to_show_the_writes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var wrote informer.Written
-		inf, src, start := newInformer(t, informer.Options{OwnWrites: func(context.Context) (informer.Written, error) { return wrote, nil }})
+		inf, src, start := newInformer(t, informer.Options{OwnWrites: func(context.Context) (informer.Awaited, error) {
+			return func() (informer.Written, time.Time) { return wrote, time.Time{} }, nil
+		}})
 		start()
 		a := pod("a", "3")
 		a.Metadata.UID = "u-a"

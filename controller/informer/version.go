@@ -66,18 +66,21 @@ func (p *progress) moved(d fifo.Delta[*apiclient.Object]) {
 // matches itself. A sharded replica waits this way for the list of a range it
 // takes over to be in the cache before it reconciles any of it.
 func (inf *Informer) WaitForStoreVersion(ctx context.Context, rv string) bool {
-	return inf.waitUntil(ctx, func() bool { return reached(inf.StoreResourceVersion(), rv) })
+	return inf.waitUntil(ctx, func() (bool, time.Time) { return reached(inf.StoreResourceVersion(), rv), time.Time{} })
 }
 
-// waitUntil blocks until cond, asked again each time the store's version
-// moves, reports true, or until ctx is done (false).
-func (inf *Informer) waitUntil(ctx context.Context, cond func() bool) bool {
+// waitUntil blocks until cond reports true, or until ctx is done (false).
+// cond is asked again each time the store's version moves, and at the time
+// it names, if any (its answer may change with time as well as with the
+// store).
+func (inf *Informer) waitUntil(ctx context.Context, cond func() (bool, time.Time)) bool {
 	p := &inf.progress
 	p.waiting.Add(1)
 	defer p.waiting.Add(-1)
 	for {
 		p.mu.Lock()
-		if cond() {
+		ok, until := cond()
+		if ok {
 			p.mu.Unlock()
 			return true
 		}
@@ -86,8 +89,13 @@ func (inf *Informer) waitUntil(ctx context.Context, cond func() bool) bool {
 		}
 		wake := p.wake
 		p.mu.Unlock()
+		var due <-chan time.Time
+		if !until.IsZero() {
+			due = inf.clock.After(until.Sub(inf.clock.Now()))
+		}
 		select {
 		case <-wake:
+		case <-due:
 		case <-ctx.Done():
 			return false
 		}

@@ -77,7 +77,10 @@
 // a turn the staleness guard held back), _errors_total, _terminal_errors_total,
 // _panics_total, _dropped_total, kubewire_reconcile_backoff_requests (Requests
 // waiting out a backoff), kubewire_active_workers and
-// kubewire_max_concurrent_reconciles, each labelled {controller}.
+// kubewire_max_concurrent_reconciles, each labelled {controller}; and
+// kubewire_own_writes_abandoned_total{controller,resource}, the process's own
+// writes no cache showed in time, which the staleness guard and
+// read-your-own-writes reads stopped waiting for.
 //
 // What differs, and why:
 //   - No global registry and no init(): the manager makes one and hands it on, so a
