@@ -39,7 +39,8 @@ func (m ListMethod) String() string {
 }
 
 // choose is the first Listing's decision under ListCheapest: whether this
-// server gets streaming lists. It asks once; what it decides holds for the
+// server gets streaming lists, and whether its latest state is cheap to LIST
+// (latestCheap: list.go). It asks once; what it decides holds for the
 // Reflector's life (a fallBack may still turn streaming off).
 func (r *Reflector) choose(ctx context.Context) {
 	if r.chosen {
@@ -54,7 +55,8 @@ func (r *Reflector) choose(ctx context.Context) {
 	default:
 		v, err := r.opts.ServerVersion(ctx)
 		r.streaming = err != nil || !streamsListEncoding(v)
-		r.log.Debug("list method chosen", "server", v.GitVersion, "err", err, "streaming", r.streaming)
+		r.latestCheap = err == nil && streamsListEncoding(v) && !r.opts.FirstListAtZero
+		r.log.Debug("list method chosen", "server", v.GitVersion, "err", err, "streaming", r.streaming, "latest", r.latestCheap)
 	}
 }
 

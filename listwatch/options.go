@@ -28,6 +28,12 @@ type Options struct {
 	// List is how the Reflector lists: ListCheapest (the zero value), ListPaged
 	// or ListStreaming.
 	List ListMethod
+	// FirstListAtZero makes the first LIST ask resourceVersion=0 — whatever
+	// state the server's watch cache holds, which may be behind etcd by any
+	// amount — as client-go's LIST does, even where the latest state is as cheap
+	// (ListCheapest on 1.33 and later: list.go). Kept to show what that costs: a
+	// replica restarted behind a lagging API server acts on an old view.
+	FirstListAtZero bool
 	// ServerVersion tells ListCheapest the server's release; the informer passes
 	// apiclient.Client.ServerVersion, which asks once per Client. nil: LIST, and
 	// no split.

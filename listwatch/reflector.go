@@ -33,6 +33,7 @@ type Reflector struct {
 	rvUnavailable bool          // a LIST at rv got 410: list the latest state instead
 	paged         bool          // a LIST came back in pages: this server pages (no watch cache)
 	streaming     bool          // streaming lists are on and the server has not refused one
+	latestCheap   bool          // a LIST of the latest state costs this server no more than one at "0" (list.go)
 	chosen        bool          // streaming was decided (method.go)
 	unsplittable  bool          // the server cannot split this list (split.go): do not probe again
 	shards        int8          // the server serves shardSelector: 1 yes, -1 no, 0 not asked yet
