@@ -79,8 +79,16 @@ type ManagerOptions struct {
 	// watches; "" means all namespaces (controller-runtime's
 	// cache.Options.DefaultNamespaces). Cluster-scoped resources ignore it.
 	Namespace string
-	// MetricsAddr, when set, serves /healthz, /readyz and /metrics there.
+	// MetricsAddr, when set, serves /healthz, /readyz and /metrics there
+	// (metrics.Server: ":8080" is loopback; there a foreign Host is refused).
 	MetricsAddr string
+	// ReadyDetail makes /readyz say why the process is not ready, and the
+	// role it plays, when MetricsAddr is beyond loopback too
+	// (metrics.Server.ReadyDetail). It names namespaces, selectors, shard
+	// ranges and other replicas' identities, and a server beyond loopback
+	// answers any Host (a scrape comes by a Service's name): off, /readyz
+	// there says ok or not ready, and no more. On loopback it always says it.
+	ReadyDetail bool
 	// LeaderElection, when set, makes controllers run only while this replica
 	// holds the Lease it names. Client is the Manager's; so are Clock and
 	// Logger, unless set.
@@ -243,7 +251,7 @@ func (m *Manager) Run(ctx context.Context) error {
 	}
 	m.running = g
 	if m.opts.MetricsAddr != "" {
-		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.Ready}
+		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.Ready, ReadyDetail: m.opts.ReadyDetail}
 		g.start("metrics server", srv.Run)
 	}
 	for _, inf := range m.order {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/controller/metrics"
 )
 
 // Env is what the command reads and writes besides its arguments, so tests can
@@ -74,7 +76,8 @@ var flags = []flagSpec{
 	{long: "duration", kind: durationFlag, usage: "record: stop after this long, e.g. 30s", commands: "record"},
 	{long: "restart-deployment", kind: stringFlag, usage: "run: the deployment to restart (default tools)", commands: "run"},
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
-	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080 (loopback; 0.0.0.0:8080 for every interface)", commands: "run"},
+	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080 (loopback, where a foreign Host header is refused against DNS rebinding; 0.0.0.0:8080 for every interface, where any Host is answered)", commands: "run"},
+	{long: "readyz-detail", kind: boolFlag, usage: "run: let /readyz say why it is not ready and what this replica serves (namespaces, selectors, shard ranges, identities) on a --metrics-addr beyond loopback too, where anyone who reaches the address reads it (off: ok or not ready, no more; on loopback it always says it)", commands: "run"},
 	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease", commands: "run"},
 	{long: "shards", kind: boolFlag, usage: "run foo: share the Foos among every replica run with --shards (a Lease each, kubewire-foo-shard-IDENTITY)", commands: "run"},
 	{long: "identity", kind: stringFlag, usage: "run: this replica's name in --leader-elect and --shards (default: host name and a random suffix)", commands: "run"},
@@ -232,14 +235,10 @@ func printHelp(w io.Writer) {
 	}
 }
 
-// oneLine folds a message onto one line.
+// oneLine folds a message onto one line, and escapes what else in it a
+// terminal would act on (metrics.Printable): an error quotes the server's
+// words (a Status reason, a name), and a hostile server's may hold escape
+// sequences.
 func oneLine(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if r == '\n' || r == '\r' {
-			r = ' '
-		}
-		out = append(out, r)
-	}
-	return string(out)
+	return metrics.Printable(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
 }

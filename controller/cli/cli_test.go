@@ -3,6 +3,8 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -162,5 +164,39 @@ func TestSelectors_are_checked_before_any_request(t *testing.T) {
 	// A good selector passes the check and reaches the server (which fails: exit 1).
 	if code, _, stderr := run(t, nil, "get", "pods", "-l", "app in (web, db),!legacy", "--field-selector", `metadata.name!=a\,b`, "--kubeconfig", cfg); code != 1 || requests.Load() == 0 {
 		t.Fatalf("a valid selector: exit %d, %d requests, stderr %q", code, requests.Load(), stderr)
+	}
+}
+
+// Issue 39: an error line and --trace lines carry the server's words (a
+// Status reason, object names), and printed escape sequences and control
+// characters as the server sent them, to the terminal of whoever ran the
+// command. They are written as Go escapes now, on one line as before.
+func TestOutput_escapes_what_a_terminal_would_act_on(t *testing.T) {
+	const hostile = "\x1b]0;pwned\x07\x1b[31m\u009b2J"
+	quoted := func(s string) []byte { b, _ := json.Marshal(s); return b }
+	cfg := discoveryKubeconfig(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/api/v1/namespaces/x/pods" && r.URL.Query().Get("watch") == "":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":%s,"namespace":"x","resourceVersion":"5"}}]}`, quoted("web"+hostile))
+		case r.URL.Path == "/api/v1/namespaces/x/pods":
+			<-r.Context().Done() // the watch: nothing happens
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(404)
+			fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":%s,"code":404}`, quoted("NotFound"+hostile))
+		}
+	})
+	for _, args := range [][]string{
+		{"get", "pods", "-n", "y", "--kubeconfig", cfg},
+		{"sync", "pods", "-n", "x", "--trace", "--kubeconfig", cfg},
+	} {
+		_, _, stderr := run(t, nil, args...)
+		if !strings.Contains(stderr, `\x1b]0;pwned\a\x1b[31m\u009b2J`) {
+			t.Errorf("%q: stderr %q, want the server's words there, escaped", args, stderr)
+		}
+		if i := strings.IndexAny(stderr, "\x1b\x07\u009b"); i >= 0 {
+			t.Errorf("%q: a control character at byte %d of stderr %q", args, i, stderr)
+		}
 	}
 }

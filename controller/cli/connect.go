@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
+	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -107,6 +108,7 @@ func (s *session) traceLine() func(string) {
 	}
 	var mu sync.Mutex
 	return func(line string) {
+		line = metrics.Printable(line) // its keys and errors are the server's
 		mu.Lock()
 		fmt.Fprintln(s.env.Stderr, line)
 		mu.Unlock()

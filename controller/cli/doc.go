@@ -30,6 +30,15 @@
 //	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //
+// run --metrics-addr ADDR serves /healthz, /readyz and /metrics by the same
+// rules as the page (controller/metrics/listen.go): ":8080" is loopback, and
+// there a request addressed to another Host is refused; beyond loopback any
+// Host is answered (a Prometheus in the cluster comes by a Service's name),
+// and /readyz says ok or not ready without why unless --readyz-detail: why
+// names namespaces, selectors, shard ranges and other replicas' identities,
+// for whoever reaches the address, a website that rebinds its name to it
+// included.
+//
 // On run, sync and demo, --ui ADDR (ui.go) serves the live pipeline page
 // (controller/live) while the command runs: its address is opened first, by
 // the rule --metrics-addr follows too (":8080" is loopback; any other address

@@ -49,7 +49,7 @@ func runRun(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	opts := controller.ManagerOptions{Namespace: s.namespace(cfg), MetricsAddr: s.str("metrics-addr"), Log: s.log, Trace: s.tracer(), List: s.listMethod()}
+	opts := controller.ManagerOptions{Namespace: s.namespace(cfg), MetricsAddr: s.str("metrics-addr"), ReadyDetail: s.boolean("readyz-detail"), Log: s.log, Trace: s.tracer(), List: s.listMethod()}
 	// The Leases (leader election's, or the shard members') live in the
 	// namespace the controller works in, or, with -A, in the context's.
 	member := lease.Member{Namespace: cmp.Or(s.namespace(cfg), c.Namespace()), Identity: s.str("identity")}

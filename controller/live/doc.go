@@ -63,8 +63,11 @@
 //     replaces the oldest), 1,024 hops waiting per page (a page that falls
 //     behind misses hops; the pipeline never waits for a page — except in step
 //     mode, where waiting is the point), 64 connections open (the next are
-//     closed as they come), an idle one closed after 30 s, a stream whose
-//     reader takes nothing for 10 s dropped (guard.go).
+//     closed as they come), 10 s for a request to arrive, its body included
+//     (one that declares a body and never sends it is dropped then), an idle
+//     one closed after 30 s, a stream whose reader takes nothing for 10 s
+//     dropped, a stream that is read never (guard.go; the bounds are every
+//     server's of the process, metrics.Limits).
 //   - Step mode stops the whole pipeline at each hop, one hop at a time, until
 //     POST /api/step; stopping the command (Ctrl-C) or closing the Hub lets every
 //     waiting hop go on, so a stop never hangs on a page nobody clicks.
@@ -73,14 +76,19 @@
 //     rule of --metrics-addr too), and the command warns about any other. It
 //     answers only requests whose Host is that address (or a loopback name,
 //     for a loopback bind), so another website cannot rebind its DNS name to
-//     read it, and takes a step only from its own Origin (guard.go). It shows
+//     read it (the Host rule of every server of the process,
+//     metrics.HostsFor), and takes a step only from its own Origin
+//     (guard.go). It shows
 //     names, counts, resourceVersions, trace lines and errors, which carry no
 //     object contents, tokens or Secret data, and nothing from the credential
 //     path (an exec plugin's output, token files, kubeconfig paths:
 //     kubeconfig.Error's message holds none of them). Its
 //     script puts every string on the page with textContent, and the
 //     Content-Security-Policy lets it load nothing from elsewhere: it works with
-//     no network, and nothing on it runs what a server sent.
+//     no network, and nothing on it runs what a server sent. Its API, read
+//     with curl too, writes every rune that is not printable as a \u escape
+//     (control characters, DEL, the C1 controls, bidi overrides): no name
+//     from the cluster acts on a terminal.
 //   - The trace tells cause before effect: a watch event's line comes before the
 //     FIFO can pop it, a handler's line before it is handed the change, a queue
 //     add before the reconcile it starts. Across goroutines that race (a write's

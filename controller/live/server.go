@@ -12,6 +12,9 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/pipeline"
@@ -116,11 +119,15 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
-	// Each batch of writes must be taken by the reader within writeTimeout: a
-	// stream nobody reads ends there, rather than hold its place for ever.
+	// A stream is the one response that may last: each batch of writes must
+	// be taken by the reader within limits.Write (the server's write timeout
+	// would end the stream at limits.Write after the request, reader or
+	// not), so a stream nobody reads ends there, rather than hold its place
+	// for ever. The read timeout does not reach it: net/http clears the read
+	// deadline once the request, its body included, is read.
 	rc := http.NewResponseController(w)
 	flush := func() error {
-		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // the next batch's
+		_ = rc.SetWriteDeadline(time.Now().Add(limits.Write)) // the next batch's
 		return rc.Flush()
 	}
 	p := newPage(r.URL.Query().Get("follow"))
@@ -152,7 +159,7 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	w.Header().Set("Content-Type", "text/event-stream")
-	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = rc.SetWriteDeadline(time.Now().Add(limits.Write))
 	w.WriteHeader(http.StatusOK)
 	var last []byte // the counts last sent, without their time
 	sendSnapshot := func() error {
@@ -198,7 +205,7 @@ func (h *Hub) serveEvents(w http.ResponseWriter, r *http.Request) {
 // send writes one Server-Sent Event: its name and its JSON on one data line
 // (JSON has no raw newlines).
 func send(w http.ResponseWriter, event string, v any) error {
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return err
 	}
@@ -208,8 +215,50 @@ func send(w http.ResponseWriter, event string, v any) error {
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
+	b, _ := marshal(v) // the page's own types: they marshal
+	_, _ = w.Write(append(b, '\n'))
 }
+
+// marshal is json.Marshal with every rune that is not printable escaped
+// (escapeJSON): what the page's API writes is read on terminals too.
+func marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return escapeJSON(b), nil
+}
+
+// escapeJSON writes, in JSON that json.Marshal wrote, every rune that is not
+// printable as a \u escape. Marshal escapes the C0 controls, U+2028 and
+// U+2029 already, but not DEL, the C1 controls (U+009B is a terminal's CSI)
+// or the format characters (a bidi override turns what follows around);
+// those appear only inside strings, where a \u escape means the same rune, so
+// the page reads the same strings and a terminal is told nothing. b is
+// returned as it is, without allocating, when it holds none.
+func escapeJSON(b []byte) []byte {
+	if bytes.IndexFunc(b, notPrint) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if notPrint(r) {
+			for _, u := range utf16.Encode([]rune{r}) { // a surrogate pair beyond U+FFFF
+				out = fmt.Appendf(out, `\u%04x`, u)
+			}
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
+}
+
+// notPrint is the runes escapeJSON escapes. Marshal writes valid UTF-8 (a
+// byte of a string that is not becomes \ufffd), so a RuneError here is a
+// real U+FFFD, which is printable.
+func notPrint(r rune) bool { return !unicode.IsPrint(r) }
 
 // Listen opens addr for the page, by the rule --metrics-addr follows too
 // (metrics.Listen): an address without a host (":8080") is loopback, the page
@@ -228,12 +277,7 @@ func Listen(addr string) (net.Listener, error) {
 // addressed to ln's address, takes state changes only from the page's own
 // origin, and bounds its connections (guard.go).
 func (h *Hub) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           guard(ln.Addr(), h.Handler()),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       idleTimeout,
-	}
-	ln = limit(ln, maxConns)
+	srv, ln := limits.Server(guard(ln.Addr(), h.Handler()), ln)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }() // owned here: Close below ends it
 	select {

@@ -34,6 +34,37 @@
 //
 // example_test.go renders a page; testdata/page.golden is a whole one.
 //
+// # Every server of the process, one rule
+//
+// listen.go holds what every HTTP server of a kubewire process follows, this
+// package's Server and the live page (controller/live) alike, so that it is
+// stated once:
+//
+//   - Listen: an address without a host (":8080") is loopback; every
+//     interface must be asked for ("0.0.0.0:8080").
+//   - HostsFor: which Host headers a server answers, its own address and the
+//     loopback names. This is what stops DNS rebinding (a website pointing its
+//     own name at 127.0.0.1, so that the user's browser reads the server for
+//     the website). The page applies it wherever it listens; Server applies
+//     it on loopback, since beyond loopback a Prometheus scrape comes by a pod
+//     IP or a Service's name, which the process cannot know.
+//   - Limits: 10 s for a request's headers, 10 s for the whole request (its
+//     body included: a request that declares a body and never sends it is
+//     dropped then), 10 s to write a response (a stream sets its own deadline
+//     before each write), 30 s for an idle keep-alive connection, 64
+//     connections open at once (the next are closed as they come).
+//
+// Beyond loopback, then, anybody who reaches the address may read what
+// Server answers. /metrics is what a scraper must read. /readyz's detail
+// (what the ReadyFunc says: the namespaces and selectors waited on, the shard
+// ranges served, other replicas' identities, a server's errors) is not needed
+// by a kubelet, which reads the status code: beyond loopback /readyz answers
+// "ok" or "not ready" alone unless Server.ReadyDetail (kubewire run
+// --readyz-detail) asks for the detail. On loopback it always gives it: only
+// this machine, not a website, can ask there. kube-apiserver's /readyz
+// withholds a failed check's reason from its answer in the same way ("reason
+// withheld") and logs it.
+//
 // # The text format
 //
 // Version 0.0.4 of the Prometheus exposition format, the one every scraper reads:
@@ -60,6 +91,11 @@
 //     existing series allocates nothing; everything is safe for concurrent use.
 //   - Funcs are called at scrape time with no registry lock held.
 //   - Server.Run returns nil once ctx is done and requests in flight have finished.
+//   - /readyz writes what the ReadyFunc says with every rune a terminal would
+//     act on (C0 and C1 controls, DEL, format characters, bytes that are not
+//     UTF-8) as its Go escape (\x1b, \n, \u009b): identities, Lease names and
+//     a server's errors come from the cluster, and are read by people with
+//     curl.
 //
 // # Compared with client-go
 //

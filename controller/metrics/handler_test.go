@@ -87,3 +87,28 @@ func readyAs(role string, err error) metrics.ReadyFunc {
 }
 
 var _ http.Handler = metrics.Handler(nil, nil)
+
+// Issue 39: /readyz wrote a member Lease's holder identity as the Lease said
+// it, so escape sequences and newlines reached the terminal of whoever curled
+// it. What the ReadyFunc says comes from the cluster (identities, Lease names,
+// a server's errors): every rune a terminal would act on, or that is not
+// text, is written as its Go escape; what is already printable (quotes and
+// backslashes of a name quoted upstream included) is left as it is.
+func TestHandler_readyz_escapes_what_a_terminal_would_act_on(t *testing.T) {
+	for _, tt := range []struct {
+		role string
+		err  error
+		want string
+	}{
+		{"", errors.New("shard r1: waiting for member \"\x1b[31m\n\" to release"), `not ready: shard r1: waiting for member "\x1b[31m\n" to release`},
+		{"shard \u009b31m\r\x7f\u202e\xff", nil, `ok (shard \u009b31m\r\x7f\u202e\xff)`},
+		{"", errors.New(`already quoted: "r\x1b[31m\n"`), `not ready: already quoted: "r\x1b[31m\n"`},
+		{"leader · ünïcode", nil, "ok (leader · ünïcode)"},
+	} {
+		rec := httptest.NewRecorder()
+		metrics.Handler(nil, readyAs(tt.role, tt.err)).ServeHTTP(rec, httptest.NewRequest("GET", "/readyz", nil))
+		if got := rec.Body.String(); got != tt.want {
+			t.Errorf("/readyz = %q, want %q", got, tt.want)
+		}
+	}
+}

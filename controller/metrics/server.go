@@ -13,35 +13,6 @@ import (
 // default metrics port, on loopback (Listen's rule).
 const DefaultAddr = ":8080"
 
-// Listen opens addr by the one rule kubewire's HTTP servers follow, this one
-// (--metrics-addr) and the live page (--ui) alike: an address without a host
-// (":8080") is loopback, 127.0.0.1, so that nothing is served to the network
-// unless asked for; to serve on every interface, say so ("0.0.0.0:8080",
-// "[::]:8080"), as a Pod whose Prometheus and kubelet probes come from
-// outside must; a named host or address is that one.
-//
-// controller-runtime's metrics server takes ":8080" as every interface, as
-// net.Listen does; kubewire chose loopback because the same rule also opens
-// the live page, which must not reach the network by accident, and one rule
-// for both is one less surprise.
-func Listen(addr string) (net.Listener, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.Listen("tcp", net.JoinHostPort(host, port))
-}
-
-// Loopback reports whether addr (a listener's) is on a loopback interface
-// alone: 127.0.0.0/8 or ::1. 0.0.0.0 and :: are every interface, not loopback.
-func Loopback(addr net.Addr) bool {
-	tcp, ok := addr.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
-}
-
 // Server is the process's one HTTP listener for /healthz, /readyz and /metrics
 // (see Handler).
 //
@@ -60,6 +31,18 @@ type Server struct {
 	// ShutdownTimeout bounds how long Run waits, once ctx is done, for requests in
 	// flight to finish before closing their connections. Default 5 s.
 	ShutdownTimeout time.Duration
+	// ReadyDetail makes /readyz say why it is not ready, and the role it
+	// plays, on an address beyond loopback too (kubewire run
+	// --readyz-detail). Off, such a server answers "ok" or "not ready" and
+	// no more: what ReadyFunc says names namespaces, selectors, shard
+	// ranges and the identities of other replicas, and beyond loopback the
+	// server answers any Host (a scrape comes by a Service's name), so a
+	// website that rebinds its DNS name to the address could read it. On
+	// loopback, where a foreign Host is refused, /readyz always says it.
+	ReadyDetail bool
+	// Limits bound what a client can hold of the server; zero fields are
+	// DefaultLimits'.
+	Limits Limits
 }
 
 // Run listens on Addr (by Listen's rule: ":8080" is loopback) and serves until ctx is done, then shuts down: it stops
@@ -79,16 +62,23 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // Serve is Run on a listener of the caller's, which it closes. Tests and callers
-// that asked for port 0 use it to know the address before serving.
+// that asked for port 0 use it to know the address before serving. On a
+// loopback address it answers only the Hosts HostsFor allows (403 for
+// others); beyond loopback it answers any Host, and /readyz keeps its detail
+// unless ReadyDetail (see there). Limits bound every connection.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler: Handler(s.Registry, s.Ready),
-		// A client that opens a connection and never finishes its headers, or
-		// keeps one open and idle, would otherwise hold a goroutine (and ~35 KB)
-		// forever; a scraper comes back every few seconds.
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       time.Minute,
+	ready, addr := s.Ready, ln.Addr()
+	if !Loopback(addr) && !s.ReadyDetail {
+		ready = withhold(ready)
 	}
+	h := Handler(s.Registry, ready)
+	if Loopback(addr) {
+		h = HostsFor(addr).Guard(h) // beyond loopback, a scrape's Host cannot be known
+	}
+	// A client that opens a connection and never finishes its request, or
+	// keeps one open and idle, would otherwise hold a goroutine (and ~35 KB)
+	// for as long as it likes; a scraper comes back every few seconds.
+	srv, ln := s.Limits.Server(h, ln)
 	// The goroutine below is owned by Serve: it ends when srv.Serve returns, which
 	// Shutdown (or a listener failure) causes, and Serve waits for it either way.
 	served := make(chan error, 1)
@@ -116,3 +106,19 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
+
+// withhold is ready without its detail: the role and the reason are left
+// out, whether the process is ready is not.
+func withhold(ready ReadyFunc) ReadyFunc {
+	if ready == nil {
+		return nil
+	}
+	return func() (string, error) {
+		if _, err := ready(); err != nil {
+			return "", errWithheld
+		}
+		return "", nil
+	}
+}
+
+var errWithheld = errors.New("the reason is withheld beyond loopback (--readyz-detail, Server.ReadyDetail, shows it)")

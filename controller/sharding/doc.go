@@ -131,7 +131,9 @@
 //   - A replica that waits says for what and on whom, at INFO once per change
 //     and on /readyz (Status.Waiting): "waiting for member "r2" (Lease
 //     kubewire-foo-shard-r2) to release 8000000000000000-ffffffffffffffff; its
-//     claim holds until its Lease is left unrenewed for 15s".
+//     claim holds until its Lease is left unrenewed for 15s". The identity is
+//     another Lease's word, quoted Go style (strconv.Quote), as the log
+//     quotes it: escape sequences and newlines in it reach no terminal.
 //
 // A network partition: a replica cut off from the API server can neither
 // renew nor be seen renewing. It admits no reconcile from RenewDeadline on; the

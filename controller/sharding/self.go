@@ -3,6 +3,7 @@ package sharding
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/lease"
@@ -54,12 +55,12 @@ func (s *Sharder) hold(seen lease.Sighting) {
 	s.setClaim(nil)
 	cancelled := s.gate.halt()
 	cur := seen.Lease
-	why := "another process writes this replica's Lease: two replicas run with identity " + quote(s.cfg.Identity)
+	why := "another process writes this replica's Lease: two replicas run with identity " + strconv.Quote(s.cfg.Identity)
 	switch {
 	case seen.Err != nil:
 		why = "another writer left this replica's Lease undecodable"
 	case cur.Spec.HolderIdentity != s.cfg.Identity:
-		why = "the Lease this replica's identity names is held by " + quote(cur.Spec.HolderIdentity) + ": two identities with one Lease name"
+		why = "the Lease this replica's identity names is held by " + strconv.Quote(cur.Spec.HolderIdentity) + ": two identities with one Lease name"
 	}
 	s.setWaiting("for its own Lease " + s.cfg.Namespace + "/" + s.name + ": " + why +
 		"; it takes the Lease over once it is left unrenewed for " + seen.Honoured.String())
@@ -103,6 +104,3 @@ func (s *Sharder) reclaim(ctx context.Context) error {
 	s.setWaiting("")
 	return nil
 }
-
-// quote is %q for a name in a message.
-func quote(s string) string { return `"` + s + `"` }

@@ -240,8 +240,8 @@ func (s *Sharder) round(ctx context.Context) {
 			// Said at INFO, once per change, and on /readyz: a replica that
 			// serves nothing must say on whom it waits (issue 29: a Lease
 			// claiming ranges for 3600 s stalled every replica, silently).
-			waiting := fmt.Sprintf("for member %s (Lease %s) to release %s; its claim holds until its Lease is left unrenewed for %s",
-				quote(o.holder()), o.name(), o.claim.Intersect(pending), o.Honoured)
+			waiting := fmt.Sprintf("for member %q (Lease %s) to release %s; its claim holds until its Lease is left unrenewed for %s",
+				o.holder(), o.name(), o.claim.Intersect(pending), o.Honoured)
 			if s.setWaiting(waiting) {
 				s.cfg.Logger.Info("sharding: waiting for a member to release ranges", "member", o.holder(), "lease", o.name(),
 					"ranges", o.claim.Intersect(pending).String(), "honoured", o.Honoured)
