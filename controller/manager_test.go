@@ -36,7 +36,7 @@ func TestManager_shares_one_informer_per_resource_namespace_and_selector(t *test
 func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 	m := newTestManager(t, controller.ManagerOptions{Clock: controller.RealClock{}})
 	rec := newLog(map[string][]error{"default/b": {errors.New("transient")}})
-	_, err := controller.New(m.Manager, "pod-printer", controller.Options{}).For(apiclient.Pods).Complete(rec)
+	ctrl, err := controller.New(m.Manager, "pod-printer", controller.Options{}).For(apiclient.Pods).Complete(rec)
 	must(t, err)
 	m.start(t)
 	must(t, m.scripts.of(t, "pods").Sink.Replace([]*apiclient.Object{pod("a", "1"), pod("b", "2")}, "2"))
@@ -45,6 +45,8 @@ func TestManager_runs_controllers_and_serves_their_metrics(t *testing.T) {
 		t.Fatalf("reconciles: %v", got)
 	}
 	<-rec.calls // b's retry, after 5 ms of real backoff
+	// rec hears of a call before Reconcile returns; the page counts it after.
+	waitUntil(t, "the retry's result counted", func() bool { return ctrl.Stats().Reconciles == 3 })
 	page := scrape(t, m.Registry())
 	for _, want := range []string{
 		`kubewire_informer_cache_objects{informer="pods",namespace="default",selector="",version="v1"} 2`,
