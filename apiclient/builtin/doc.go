@@ -64,12 +64,14 @@
 //   - Status types are for reading what the kind's controller wrote; the main
 //     resource ignores status in an apply.
 //   - Partial by design: a field not declared cannot be set, and decoding
-//     drops it. Left out: affinity and topology spread, most volume sources,
-//     ephemeral and sidecar specifics, the rarer probe and lifecycle knobs.
-//     An operator that needs one declares a type of its own (any TypedObject
-//     works with Typed[T]) or writes that field by patch.
-//   - Values are plain data: not safe for concurrent writes; copy before
-//     changing one a lister shares.
+//     drops it — so an Update (PUT) of a value read into one of these types
+//     clears on the server every field the type lacks; apply or patch instead.
+//     Left out: affinity and topology spread, most volume sources, ephemeral
+//     and sidecar specifics, the rarer probe and lifecycle knobs. An operator
+//     that needs one declares a type of its own (any TypedObject works with
+//     Typed[T]) or writes that field by patch.
+//   - Values are plain data whose zero value is ready to fill (IntOrString's
+//     is unset); not safe for concurrent writes.
 //
 // # Compared with client-go
 //
