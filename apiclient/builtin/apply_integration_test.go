@@ -146,7 +146,7 @@ func samples(ns, unique string) []apiclient.TypedObject {
 	sts.Spec = builtin.StatefulSetSpec{Replicas: builtin.Ptr[int32](2), Selector: selector, Template: template, ServiceName: "db",
 		PodManagementPolicy: "Parallel", MinReadySeconds: 1, RevisionHistoryLimit: builtin.Ptr[int32](3),
 		UpdateStrategy: builtin.StatefulSetUpdateStrategy{Type: "RollingUpdate",
-			RollingUpdate: &builtin.RollingUpdateStatefulSetStrategy{Partition: builtin.Ptr[int32](0), MaxUnavailable: builtin.Int(1)}},
+			RollingUpdate: &builtin.RollingUpdateStatefulSetStrategy{Partition: builtin.Ptr[int32](0)}},
 		VolumeClaimTemplates: []builtin.PersistentVolumeClaim{{Metadata: apiclient.ObjectMeta{Name: "data"},
 			Spec: builtin.PersistentVolumeClaimSpec{AccessModes: []string{"ReadWriteOnce"}, StorageClassName: builtin.Ptr(""),
 				VolumeMode: "Filesystem", Resources: builtin.VolumeResourceRequirements{Requests: builtin.ResourceList{"storage": "1Gi"}}}}}}

@@ -86,10 +86,11 @@ type StatefulSetUpdateStrategy struct {
 }
 
 // RollingUpdateStatefulSetStrategy updates only the pods with an ordinal at
-// or above Partition.
+// or above Partition. (maxUnavailable is left out: servers before the
+// MaxUnavailableStatefulSet feature was on by default drop it without a
+// word — v1.32 does, TestIntegration_apply saw it.)
 type RollingUpdateStatefulSetStrategy struct {
-	Partition      *int32      `json:"partition,omitempty"`
-	MaxUnavailable IntOrString `json:"maxUnavailable,omitzero"`
+	Partition *int32 `json:"partition,omitempty"`
 }
 
 // StatefulSetStatus is what the StatefulSet controller last saw.
