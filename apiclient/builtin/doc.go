@@ -12,7 +12,7 @@
 //
 // It imports apiclient alone (ObjectMeta, Time, the Resource values) and
 // nothing of the pipeline, so that any stage, a controller or a test may use
-// it; it is not apiclient itself, which is the wire, and sixty structs would
+// it; it is not apiclient itself, which is the wire, and ninety types would
 // bury it. The name says what it holds: the kinds built into kube-apiserver,
 // as against custom resources, whose types their authors write.
 //
