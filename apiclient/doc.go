@@ -11,7 +11,8 @@
 // kubeconfig finds the server and the credentials; recording is the file format of
 // recorded exchanges; apitest is an in-memory API server (live, or replaying a
 // recording) for tests and the demo; selector parses and matches label and field
-// selectors as the server does (the command checks -l with it before connecting).
+// selectors as the server does (the command checks -l with it before connecting);
+// builtin has apply-ready Go types for the built-in kinds operators create.
 //
 // Learning the pipeline? Treat apiclient as a black box at first: it lists,
 // watches and writes objects, and every failure comes back as an error. Read fifo,

@@ -22,16 +22,33 @@ type Resource struct {
 	Categories []string // "all", …
 }
 
-// Resources used by kubewire's own examples and controller, ready to use without
-// discovery.
+// Ready-made Resources: the built-in kinds kubewire's controllers and examples
+// use, and those package builtin has Go types for, ready without discovery.
+// resource_test.go checks each against the server's discovery.
 var (
-	Pods        = Resource{Version: "v1", Name: "pods", Singular: "pod", Kind: "Pod", ShortNames: []string{"po"}, Namespaced: true}
-	Namespaces  = Resource{Version: "v1", Name: "namespaces", Singular: "namespace", Kind: "Namespace", ShortNames: []string{"ns"}}
-	Secrets     = Resource{Version: "v1", Name: "secrets", Singular: "secret", Kind: "Secret", Namespaced: true}
-	ConfigMaps  = Resource{Version: "v1", Name: "configmaps", Singular: "configmap", Kind: "ConfigMap", ShortNames: []string{"cm"}, Namespaced: true}
-	Deployments = Resource{Group: "apps", Version: "v1", Name: "deployments", Singular: "deployment", Kind: "Deployment", ShortNames: []string{"deploy"}, Namespaced: true}
-	Leases      = Resource{Group: "coordination.k8s.io", Version: "v1", Name: "leases", Singular: "lease", Kind: "Lease", Namespaced: true}
-	CRDs        = Resource{Group: "apiextensions.k8s.io", Version: "v1", Name: "customresourcedefinitions", Singular: "customresourcedefinition", Kind: "CustomResourceDefinition", ShortNames: []string{"crd", "crds"}}
+	Pods            = Resource{Version: "v1", Name: "pods", Singular: "pod", Kind: "Pod", ShortNames: []string{"po"}, Namespaced: true}
+	Namespaces      = Resource{Version: "v1", Name: "namespaces", Singular: "namespace", Kind: "Namespace", ShortNames: []string{"ns"}}
+	Secrets         = Resource{Version: "v1", Name: "secrets", Singular: "secret", Kind: "Secret", Namespaced: true}
+	ConfigMaps      = Resource{Version: "v1", Name: "configmaps", Singular: "configmap", Kind: "ConfigMap", ShortNames: []string{"cm"}, Namespaced: true}
+	Services        = Resource{Version: "v1", Name: "services", Singular: "service", Kind: "Service", ShortNames: []string{"svc"}, Namespaced: true}
+	ServiceAccounts = Resource{Version: "v1", Name: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ShortNames: []string{"sa"}, Namespaced: true}
+
+	Deployments  = Resource{Group: "apps", Version: "v1", Name: "deployments", Singular: "deployment", Kind: "Deployment", ShortNames: []string{"deploy"}, Namespaced: true}
+	StatefulSets = Resource{Group: "apps", Version: "v1", Name: "statefulsets", Singular: "statefulset", Kind: "StatefulSet", ShortNames: []string{"sts"}, Namespaced: true}
+	DaemonSets   = Resource{Group: "apps", Version: "v1", Name: "daemonsets", Singular: "daemonset", Kind: "DaemonSet", ShortNames: []string{"ds"}, Namespaced: true}
+	Jobs         = Resource{Group: "batch", Version: "v1", Name: "jobs", Singular: "job", Kind: "Job", Namespaced: true}
+	CronJobs     = Resource{Group: "batch", Version: "v1", Name: "cronjobs", Singular: "cronjob", Kind: "CronJob", ShortNames: []string{"cj"}, Namespaced: true}
+
+	PodDisruptionBudgets = Resource{Group: "policy", Version: "v1", Name: "poddisruptionbudgets", Singular: "poddisruptionbudget", Kind: "PodDisruptionBudget", ShortNames: []string{"pdb"}, Namespaced: true}
+	Ingresses            = Resource{Group: "networking.k8s.io", Version: "v1", Name: "ingresses", Singular: "ingress", Kind: "Ingress", ShortNames: []string{"ing"}, Namespaced: true}
+
+	Roles               = Resource{Group: "rbac.authorization.k8s.io", Version: "v1", Name: "roles", Singular: "role", Kind: "Role", Namespaced: true}
+	RoleBindings        = Resource{Group: "rbac.authorization.k8s.io", Version: "v1", Name: "rolebindings", Singular: "rolebinding", Kind: "RoleBinding", Namespaced: true}
+	ClusterRoles        = Resource{Group: "rbac.authorization.k8s.io", Version: "v1", Name: "clusterroles", Singular: "clusterrole", Kind: "ClusterRole"}
+	ClusterRoleBindings = Resource{Group: "rbac.authorization.k8s.io", Version: "v1", Name: "clusterrolebindings", Singular: "clusterrolebinding", Kind: "ClusterRoleBinding"}
+
+	Leases = Resource{Group: "coordination.k8s.io", Version: "v1", Name: "leases", Singular: "lease", Kind: "Lease", Namespaced: true}
+	CRDs   = Resource{Group: "apiextensions.k8s.io", Version: "v1", Name: "customresourcedefinitions", Singular: "customresourcedefinition", Kind: "CustomResourceDefinition", ShortNames: []string{"crd", "crds"}}
 )
 
 // GroupVersion is the apiVersion of the resource's objects: "v1", "apps/v1".

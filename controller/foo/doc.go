@@ -34,9 +34,9 @@
 //
 //  1. m.Informer(Foos, …) and m.Informer(Deployments, …): two caches, shared
 //     with any other controller of the process that asks for the same.
-//  2. informer.NewLister[Foo] and [deployment]: the caches read as Go structs
-//     of our own (Foo, and the three Deployment fields we read), each object
-//     decoded once, however often it is read.
+//  2. informer.NewLister[Foo] and [builtin.Deployment]: the caches read as Go
+//     structs (Foo of our own, Deployment from package apiclient/builtin), each
+//     object decoded once, however often it is read.
 //  3. events.NewRecorder, run by the Manager (AddRunner): Eventf never blocks a
 //     reconcile.
 //  4. ctrl.Watch(foos, nil, GenerationChanged): a Foo's own Request, but only

@@ -2,6 +2,7 @@ package foo
 
 import (
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/informer"
@@ -27,22 +28,6 @@ type Status struct {
 	AvailableReplicas int32 `json:"availableReplicas"`
 }
 
-// deployment is as much of a Deployment as the controller reads and writes.
-type deployment struct {
-	apiclient.TypeMeta
-	apiclient.ObjectMeta `json:"metadata"`
-	Spec                 struct {
-		Replicas *int32         `json:"replicas"`
-		Selector map[string]any `json:"selector"`
-		Template map[string]any `json:"template"`
-	} `json:"spec"`
-	Status struct {
-		AvailableReplicas int32 `json:"availableReplicas,omitempty"`
-	} `json:"status"`
-}
-
-func (*deployment) Resource() apiclient.Resource { return apiclient.Deployments }
-
 // Options say how the controller works; where (the namespace) is the Manager's.
 type Options struct {
 	Workers int
@@ -52,7 +37,7 @@ type Options struct {
 type Reconciler struct {
 	client      *apiclient.Client
 	foos        *informer.Lister[Foo]
-	deployments *informer.Lister[deployment]
+	deployments *informer.Lister[builtin.Deployment]
 	events      *events.Recorder
 }
 
@@ -87,7 +72,7 @@ func Setup(m *controller.Manager, opts Options) (*Reconciler, error) {
 	if err := m.Index(Foos, byDeployment, deploymentOf); err != nil {
 		return nil, err
 	}
-	r := &Reconciler{client: m.Client(), foos: controller.Lister[Foo](m), deployments: controller.Lister[deployment](m),
+	r := &Reconciler{client: m.Client(), foos: controller.Lister[Foo](m), deployments: controller.Lister[builtin.Deployment](m),
 		events: m.Recorder("kubewire.io/foo")}
 	if _, err := b.Complete(r); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/status"
@@ -72,8 +73,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 // that name appeared since the cache last looked, the create fails
 // (AlreadyExists), the Request is retried, and by then the cache shows whose it
 // is. An apply would have quietly taken it over.
-func (r *Reconciler) create(ctx context.Context, foo *Foo) (*deployment, error) {
-	d, err := apiclient.NewTyped[deployment](r.client).Create(ctx, newDeployment(foo), apiclient.WriteOptions{FieldManager: fieldManager})
+func (r *Reconciler) create(ctx context.Context, foo *Foo) (*builtin.Deployment, error) {
+	d, err := apiclient.NewTyped[builtin.Deployment](r.client).Create(ctx, newDeployment(foo), apiclient.WriteOptions{FieldManager: fieldManager})
 	if err != nil {
 		return nil, fmt.Errorf("create deployment %s for foo %s: %w", foo.Spec.DeploymentName, foo.Name, err)
 	}
@@ -86,10 +87,10 @@ func (r *Reconciler) create(ctx context.Context, foo *Foo) (*deployment, error) 
 // resourceVersion the cache read, which makes it conditional: if the Deployment
 // changed since (replaced by someone else's of the same name, even), the server
 // answers Conflict, and the retry reads the cache again.
-func (r *Reconciler) scale(ctx context.Context, foo *Foo, d *deployment) (*deployment, error) {
+func (r *Reconciler) scale(ctx context.Context, foo *Foo, d *builtin.Deployment) (*builtin.Deployment, error) {
 	want := newDeployment(foo)
 	want.ResourceVersion = d.ResourceVersion
-	applied, err := apiclient.NewTyped[deployment](r.client).Apply(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager, Force: true})
+	applied, err := apiclient.NewTyped[builtin.Deployment](r.client).Apply(ctx, want, apiclient.WriteOptions{FieldManager: fieldManager, Force: true})
 	if err != nil {
 		return nil, fmt.Errorf("scale deployment %s for foo %s: %w", d.Name, foo.Name, err)
 	}
@@ -98,13 +99,13 @@ func (r *Reconciler) scale(ctx context.Context, foo *Foo, d *deployment) (*deplo
 
 // newDeployment is the Deployment a Foo asks for: nginx pods labelled for the
 // Foo, as many as it says, controlled by it.
-func newDeployment(foo *Foo) *deployment {
-	labels := map[string]any{"app": "nginx", "controller": foo.Name}
-	d := &deployment{ObjectMeta: controller.ChildOf(foo, foo.Spec.DeploymentName)}
-	d.Labels = map[string]string{"app": "nginx", "controller": foo.Name}
+func newDeployment(foo *Foo) *builtin.Deployment {
+	labels := map[string]string{"app": "nginx", "controller": foo.Name}
+	d := &builtin.Deployment{ObjectMeta: controller.ChildOf(foo, foo.Spec.DeploymentName)}
+	d.Labels = labels
 	d.Spec.Replicas = foo.Spec.Replicas
-	d.Spec.Selector = map[string]any{"matchLabels": labels}
-	d.Spec.Template = map[string]any{"metadata": map[string]any{"labels": labels},
-		"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:latest"}}}}
+	d.Spec.Selector = &builtin.LabelSelector{MatchLabels: labels}
+	d.Spec.Template.Metadata.Labels = labels
+	d.Spec.Template.Spec.Containers = []builtin.Container{{Name: "nginx", Image: "nginx:latest"}}
 	return d
 }

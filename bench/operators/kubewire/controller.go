@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/finalizer"
@@ -24,7 +25,7 @@ type reconciler struct {
 	client  *apiclient.Client
 	clock   controller.Clock
 	sites   *informer.Lister[StaticSite]
-	secrets *informer.Lister[Secret]
+	secrets *informer.Lister[builtin.Secret]
 	events  *events.Recorder
 }
 
@@ -46,7 +47,7 @@ func setup(m *controller.Manager) error {
 		return err
 	}
 	_, err = b.Complete(&reconciler{client: m.Client(), clock: m.Clock(), sites: controller.Lister[StaticSite](m),
-		secrets: controller.Lister[Secret](m), events: m.Recorder("demo.kubewire.io/staticsite")})
+		secrets: controller.Lister[builtin.Secret](m), events: m.Recorder("demo.kubewire.io/staticsite")})
 	return err
 }
 
@@ -80,11 +81,11 @@ func (r *reconciler) apply(ctx context.Context, site *StaticSite) error {
 		}
 		tlsVersion = secret.ResourceVersion
 	}
-	content := &ConfigMap{ObjectMeta: controller.ChildOf(site, site.Name+"-content"), Data: map[string]string{"index.html": site.Spec.HTML}}
-	if _, err := apiclient.NewTyped[ConfigMap](r.client).Apply(ctx, content, apply); err != nil {
+	content := &builtin.ConfigMap{ObjectMeta: controller.ChildOf(site, site.Name+"-content"), Data: map[string]string{"index.html": site.Spec.HTML}}
+	if _, err := apiclient.NewTyped[builtin.ConfigMap](r.client).Apply(ctx, content, apply); err != nil {
 		return err
 	}
-	d, err := apiclient.NewTyped[Deployment](r.client).Apply(ctx, deployment(site, tlsVersion), apply)
+	d, err := apiclient.NewTyped[builtin.Deployment](r.client).Apply(ctx, deployment(site, tlsVersion), apply)
 	if err != nil {
 		return err
 	}
@@ -112,14 +113,14 @@ func (r *reconciler) setReady(site *StaticSite, st *SiteStatus, value, reason, m
 // register sets the site's key in the namespace's registry ConfigMap to url,
 // or, with nil, removes it.
 func (r *reconciler) register(ctx context.Context, site *StaticSite, url any) error {
-	registry := apiclient.NewTyped[ConfigMap](r.client).Namespace(site.Namespace)
+	registry := apiclient.NewTyped[builtin.ConfigMap](r.client).Namespace(site.Namespace)
 	patch := fmt.Appendf(nil, `{"data":{%q:%q}}`, site.Namespace+"."+site.Name, url)
 	if url == nil {
 		patch = fmt.Appendf(nil, `{"data":{%q:null}}`, site.Namespace+"."+site.Name)
 	}
 	_, err := registry.Patch(ctx, registryName, apiclient.MergePatch, patch, apiclient.WriteOptions{})
 	if apiclient.IsNotFound(err) && url != nil {
-		_, err = registry.Create(ctx, &ConfigMap{ObjectMeta: apiclient.ObjectMeta{Name: registryName}, Data: map[string]string{}}, apiclient.WriteOptions{})
+		_, err = registry.Create(ctx, &builtin.ConfigMap{ObjectMeta: apiclient.ObjectMeta{Name: registryName}, Data: map[string]string{}}, apiclient.WriteOptions{})
 		if err == nil || apiclient.IsAlreadyExists(err) {
 			return r.register(ctx, site, url)
 		}
@@ -128,22 +129,20 @@ func (r *reconciler) register(ctx context.Context, site *StaticSite, url any) er
 }
 
 // deployment is the nginx Deployment a site asks for.
-func deployment(site *StaticSite, tlsVersion string) *Deployment {
-	labels := map[string]any{"app.kubernetes.io/name": site.Name}
+func deployment(site *StaticSite, tlsVersion string) *builtin.Deployment {
+	labels := map[string]string{"app.kubernetes.io/name": site.Name}
 	image := site.Spec.Image
 	if image == "" {
 		image = "nginx:1.27"
 	}
-	template := map[string]any{"labels": labels}
+	d := &builtin.Deployment{ObjectMeta: controller.ChildOf(site, site.Name)}
+	d.Labels, d.Spec.Template.Metadata.Labels = labels, labels
+	d.Spec.Replicas, d.Spec.Selector = builtin.Ptr(site.Spec.Replicas), &builtin.LabelSelector{MatchLabels: labels}
 	if tlsVersion != "" {
-		template["annotations"] = map[string]any{"demo.kubewire.io/tls-version": tlsVersion}
+		d.Spec.Template.Metadata.Annotations = map[string]string{"demo.kubewire.io/tls-version": tlsVersion}
 	}
-	d := &Deployment{ObjectMeta: controller.ChildOf(site, site.Name)}
-	d.Labels = map[string]string{"app.kubernetes.io/name": site.Name}
-	d.Spec = map[string]any{"replicas": site.Spec.Replicas, "selector": map[string]any{"matchLabels": labels},
-		"template": map[string]any{"metadata": template, "spec": map[string]any{
-			"containers": []any{map[string]any{"name": "web", "image": image, "ports": []any{map[string]any{"containerPort": 80}},
-				"volumeMounts": []any{map[string]any{"name": "content", "mountPath": "/usr/share/nginx/html"}}}},
-			"volumes": []any{map[string]any{"name": "content", "configMap": map[string]any{"name": site.Name + "-content"}}}}}}
+	d.Spec.Template.Spec.Containers = []builtin.Container{{Name: "web", Image: image, Ports: []builtin.ContainerPort{{ContainerPort: 80}},
+		VolumeMounts: []builtin.VolumeMount{{Name: "content", MountPath: "/usr/share/nginx/html"}}}}
+	d.Spec.Template.Spec.Volumes = []builtin.Volume{{Name: "content", ConfigMap: &builtin.ConfigMapVolumeSource{Name: site.Name + "-content"}}}
 	return d
 }

@@ -28,27 +28,3 @@ type SiteStatus struct {
 var StaticSites = apiclient.Resource{Group: "demo.kubewire.io", Version: "v1", Name: "staticsites", Kind: "StaticSite", Namespaced: true}
 
 func (*StaticSite) Resource() apiclient.Resource { return StaticSites }
-
-// The built-in kinds, as much of them as the controller writes and reads.
-type ConfigMap struct {
-	apiclient.ObjectMeta `json:"metadata"`
-	Data                 map[string]string `json:"data"`
-}
-
-func (*ConfigMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }
-
-type Secret struct {
-	apiclient.ObjectMeta `json:"metadata"`
-}
-
-func (*Secret) Resource() apiclient.Resource { return apiclient.Secrets }
-
-type Deployment struct {
-	apiclient.ObjectMeta `json:"metadata"`
-	Spec                 map[string]any `json:"spec"`
-	Status               struct {
-		AvailableReplicas int32 `json:"availableReplicas"`
-	} `json:"status"`
-}
-
-func (*Deployment) Resource() apiclient.Resource { return apiclient.Deployments }
