@@ -26,9 +26,13 @@ const aggregatedAccept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGrou
 // discoveryCache is what discovery learned: resources in the server's priority order
 // (core first, then groups as /apis lists them, preferred versions first).
 type discoveryCache struct {
-	resources []Resource
-	preferred map[string]string // group → preferred version
-	unread    map[string]error  // group-version → why its document could not be read
+	// read is the bytes of the legacy protocol's documents so far, and asked
+	// the group-versions its roots named: one bound for discovery as a whole
+	// (maxGroupVersions), as a list's pages share one.
+	read, asked int64
+	resources   []Resource
+	preferred   map[string]string // group → preferred version
+	unread      map[string]error  // group-version → why its document could not be read
 }
 
 // PartialDiscoveryError says some group-versions could not be read: an
@@ -129,16 +133,24 @@ func (c *Client) discoverRoot(ctx context.Context, root string, d *discoveryCach
 	return c.readLegacy(ctx, root, body, d)
 }
 
-// getRaw GETs a path and returns the body and its Content-Type.
+// getRaw GETs a path and returns the body and its Content-Type. The body is
+// bounded by maxDocument.
 func (c *Client) getRaw(ctx context.Context, path, accept string) ([]byte, string, error) {
+	return c.getRawWithin(ctx, path, accept, maxDocument)
+}
+
+// getRawWithin is getRaw with a bound of the caller's: what is left of one
+// that several documents share. On an error it returns what it read, which
+// counts against that bound.
+func (c *Client) getRawWithin(ctx context.Context, path, accept string, limit int64) ([]byte, string, error) {
 	resp, err := c.do(ctx, request{verb: "GET", path: path, accept: accept})
 	if err != nil {
 		return nil, "", err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(limitBody(resp.Body, maxDocument))
+	body, err := io.ReadAll(limitBody(resp.Body, limit))
 	if err != nil {
-		return nil, "", fmt.Errorf("GET %s: %w", path, gaveUp(ctx, err))
+		return body, "", fmt.Errorf("GET %s: %w", path, gaveUp(ctx, err)) // what was read counts, for the caller's bound
 	}
 	return body, resp.Header.Get("Content-Type"), nil
 }
@@ -201,6 +213,19 @@ func readAggregated(body []byte, d *discoveryCache) error {
 	return nil
 }
 
+// The legacy protocol reads one document per group-version, each named by
+// the root's: a server could name a million of them, or answer each with a
+// document as large as one may be. So the documents of one
+// discovery share one byte bound, maxDocument (64 MiB; a real cluster's, with
+// a few hundred CRDs, hold a few MiB together), as the aggregated protocol's
+// one document has, and a root may name at most maxGroupVersions (a real one
+// names a few hundred). A group-version past the bytes is not asked for, and
+// is unread (a *PartialDiscoveryError says so); a root past the count fails
+// discovery. The aggregated document is bounded by maxDocument alone.
+const maxGroupVersions = 5000
+
+var errDiscoveryOver = fmt.Errorf("not read: the discovery documents are over %d MiB together (the server's answers may not be)", maxDocument>>20)
+
 // readLegacy follows the old protocol: the root names group-versions, and each
 // group-version is one more request.
 func (c *Client) readLegacy(ctx context.Context, root string, body []byte, d *discoveryCache) error {
@@ -220,6 +245,14 @@ func (c *Client) readLegacy(ctx context.Context, root string, body []byte, d *di
 	if err := Unmarshal(body, &doc); err != nil {
 		return fmt.Errorf("GET %s: %w", root, err)
 	}
+	asked := 0
+	for _, g := range doc.Groups {
+		asked += len(g.Versions)
+	}
+	if asked += len(doc.Versions); d.asked+int64(asked) > maxGroupVersions {
+		return fmt.Errorf("GET %s: more than %d group-versions: refused (no real server serves so many)", root, maxGroupVersions)
+	}
+	d.asked += int64(asked)
 	if root == "/api" {
 		for i, v := range doc.Versions {
 			if i == 0 {
@@ -258,10 +291,17 @@ func (c *Client) readGroupVersion(ctx context.Context, group, version string, d 
 	if err := c.readGroupVersionAt(ctx, path, group, version, d); err != nil {
 		d.unread[gv] = err
 	}
+	if d.read >= maxDocument {
+		d.unread[gv] = errDiscoveryOver
+	}
 }
 
 func (c *Client) readGroupVersionAt(ctx context.Context, path, group, version string, d *discoveryCache) error {
-	body, _, err := c.getRaw(ctx, path, "application/json")
+	if d.read >= maxDocument {
+		return errDiscoveryOver
+	}
+	body, _, err := c.getRawWithin(ctx, path, "application/json", maxDocument-d.read)
+	d.read += int64(len(body))
 	if err != nil {
 		return err
 	}

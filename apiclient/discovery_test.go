@@ -3,6 +3,7 @@ package apiclient_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -185,4 +186,68 @@ func TestDiscovery_goes_on_without_a_broken_group(t *testing.T) {
 	if n := batchCalls.Load(); n != 2 {
 		t.Fatalf("batch/v1 asked %d times, want 2 (once more before giving up)", n)
 	}
+}
+
+// The legacy protocol's documents, one per group-version, share one bound, as
+// the pages of a list do: 64 MiB together (the aggregated protocol's one
+// document has the same), and at most 5,000 group-versions named. Past the
+// bytes, the group-versions left are not asked for and are unread; past the
+// count, discovery fails at once. Each document was bounded alone before: a
+// server naming a thousand groups of 64 MiB each could fill memory.
+func TestDiscovery_legacy_documents_share_one_bound(t *testing.T) {
+	t.Run("bytes", func(t *testing.T) {
+		const groups = 70 // 1 MiB each: the 65th passes 64 MiB
+		var asked atomic.Int32
+		pad := strings.Repeat(" ", 1<<20)
+		c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			switch {
+			case r.URL.Path == "/api":
+				_, _ = w.Write([]byte(`{"versions":[]}`))
+			case r.URL.Path == "/apis":
+				var gs []string
+				for i := range groups {
+					gs = append(gs, fmt.Sprintf(`{"name":"g%d.example.com","versions":[{"groupVersion":"g%d.example.com/v1","version":"v1"}],"preferredVersion":{"version":"v1"}}`, i, i))
+				}
+				_, _ = w.Write([]byte(`{"groups":[` + strings.Join(gs, ",") + `]}`))
+			default:
+				asked.Add(1)
+				_, _ = w.Write([]byte(`{"resources":[{"name":"things","singularName":"thing","namespaced":true,"kind":"Thing","verbs":["list"]}]}` + pad))
+			}
+		})
+		resources, err := c.ServerResources(context.Background())
+		var partial *apiclient.PartialDiscoveryError
+		if !errors.As(err, &partial) || len(partial.Unread) < groups-65 || len(resources) > 64 {
+			t.Fatalf("%d resources, err %v: want at most 64 and the rest unread", len(resources), err)
+		}
+		if n := asked.Load(); n > 66 {
+			t.Fatalf("%d group-versions asked for: the ones past the bound should not be", n)
+		}
+	})
+	t.Run("group-versions", func(t *testing.T) {
+		var asked atomic.Int32
+		c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			switch r.URL.Path {
+			case "/api":
+				_, _ = w.Write([]byte(`{"versions":[]}`))
+			case "/apis":
+				var vs []string
+				for i := range 6000 {
+					vs = append(vs, fmt.Sprintf(`{"groupVersion":"g.example.com/v%d","version":"v%d"}`, i, i))
+				}
+				_, _ = w.Write([]byte(`{"groups":[{"name":"g.example.com","versions":[` + strings.Join(vs, ",") + `]}]}`))
+			default:
+				asked.Add(1)
+				_, _ = w.Write([]byte(`{"resources":[]}`))
+			}
+		})
+		_, err := c.ServerResources(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "more than 5000 group-versions") {
+			t.Fatalf("err = %v, want the count refused", err)
+		}
+		if n := asked.Load(); n != 0 {
+			t.Fatalf("%d group-versions asked for, want none", n)
+		}
+	})
 }

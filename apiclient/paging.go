@@ -126,8 +126,9 @@ func (r ResourceClient) PageGuard() *PageGuard {
 // tokens are its own. Call Part on g's goroutine, before the parts start; each
 // part may then be used on a goroutine of its own.
 //
-// Parts read at once can pass the bytes bound by at most one read each (a read
-// is checked against what is left before it, and counted after it).
+// Parts read at once never pass the bytes bound together: a read is cut to
+// what is left before it, and the read that the others' meanwhile carried past
+// the bound fails.
 func (g *PageGuard) Part() *PageGuard {
 	return &PageGuard{Resource: g.Resource, Limits: g.Limits, spent: g.list()}
 }

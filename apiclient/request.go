@@ -303,5 +303,8 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 	}
 	n, err := l.r.Read(p)
 	l.read(int64(n))
+	if l.left() < 0 { // another body sharing the count read meanwhile: the read that passes the bound fails
+		return n, l.over()
+	}
 	return n, err
 }
