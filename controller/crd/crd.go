@@ -86,6 +86,17 @@ func New(opts Options, versions ...apiclient.TypedObject) (*CustomResourceDefini
 	return c, nil
 }
 
+// MustNew is New for types fixed when the program is written, as
+// regexp.MustCompile is for fixed patterns: it panics where New fails, which a
+// test of the program finds at once.
+func MustNew(opts Options, versions ...apiclient.TypedObject) *CustomResourceDefinition {
+	c, err := New(opts, versions...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // version builds one version from obj's type.
 func version(c *CustomResourceDefinition, obj apiclient.TypedObject, opts Options) (Version, error) {
 	r := obj.Resource()

@@ -28,11 +28,7 @@ const CRDName = "foos.samplecontroller.k8s.io"
 // (KEP-1111): a CRD there needs the api-approved.kubernetes.io annotation, and
 // a value starting with "unapproved" is accepted for examples like this one.
 func CRD() *crd.CustomResourceDefinition {
-	c, err := crd.New(crd.Options{APIApproved: "unapproved, experimental-only; sample-controller's example, not a Kubernetes API"}, new(Foo))
-	if err != nil {
-		panic(err) // Foo's type and tags are fixed: a test builds this
-	}
-	return c
+	return crd.MustNew(crd.Options{APIApproved: "unapproved, experimental-only; sample-controller's example, not a Kubernetes API"}, new(Foo))
 }
 
 // HasCRD reports whether the API server serves Foos (discovery lists them).
