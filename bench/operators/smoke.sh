@@ -4,7 +4,8 @@
 #   KUBECONFIG=/work/clusters/v137/kubeconfig bench/operators/smoke.sh            # the controller-runtime twin
 #   KUBECONFIG=/work/clusters/v137/kubeconfig bench/operators/smoke.sh CMD ARGS   # another operator
 #
-# It installs crd.yaml (and leaves it installed), makes a namespace of its own, runs the operator
+# It installs the controller-runtime twin's CRD (controller-gen's output; left installed) unless
+# CMD is given (the kubewire twin installs its own), makes a namespace of its own, runs the operator
 # for that namespace (CMD ARGS get "--namespace NS" appended; the default command builds
 # controllerruntime/ and also serves metrics and probes, which it checks), drives two StaticSites
 # through the behaviour in README.md, and removes the namespace at the end. The server needs no
@@ -70,8 +71,9 @@ cleanup() {
 trap cleanup EXIT
 
 log "server $(kubectl get --raw /version | python3 -c 'import json,sys; print(json.load(sys.stdin)["gitVersion"])'), namespace $ns"
-kubectl apply -f "$here/crd.yaml" >/dev/null
-kubectl wait --for=condition=Established crd/staticsites.demo.kubewire.io --timeout="${wait_s}s" >/dev/null
+if (($# == 0)); then # the kubewire twin installs its CRD itself, built from its Go type
+	kubectl apply -f "$here/controllerruntime/config/crd/demo.kubewire.io_staticsites.yaml" >/dev/null
+fi
 kubectl create namespace "$ns" >/dev/null
 
 probe=""
@@ -83,6 +85,7 @@ if (($# == 0)); then
 fi
 "$@" --namespace "$ns" >"$tmp/operator.log" 2>&1 &
 pid=$!
+expect "StaticSites served" yes sh -c "kubectl -n $ns get staticsites >/dev/null && echo yes"
 if [[ -n $probe ]]; then
 	expect "readyz" ok curl -fsS "http://$probe/readyz"
 	expect "metrics name the controller" yes sh -c "curl -fsS http://$metrics/metrics | grep -q 'controller=\"staticsite\"' && echo yes"

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/controller/crd"
 )
 
 // Foos is the resource this controller reconciles: sample-controller's custom
@@ -17,28 +18,18 @@ var Foos = apiclient.Resource{Group: "samplecontroller.k8s.io", Version: "v1alph
 // CRDName is the CustomResourceDefinition's name: plural.group.
 const CRDName = "foos.samplecontroller.k8s.io"
 
-// CRD is the CustomResourceDefinition of Foo, as sample-controller's
-// artifacts/examples/crd-status-subresource.yaml defines it: a namespaced kind
-// with spec.deploymentName, spec.replicas (1 to 10) and status.availableReplicas,
-// and a status subresource, so that the controller's status writes and users'
-// spec writes never overwrite each other, and spec changes move
-// metadata.generation. The group ends in .k8s.io, which the API server reserves
-// for APIs its reviewers approved (KEP-1111): a CRD there needs the
-// api-approved.kubernetes.io annotation, and a value starting with
-// "unapproved" is accepted for examples like this one.
-const CRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
- "metadata":{"name":"foos.samplecontroller.k8s.io",
-  "annotations":{"api-approved.kubernetes.io":"unapproved, experimental-only; sample-controller's example, not a Kubernetes API"}},
- "spec":{"group":"samplecontroller.k8s.io","scope":"Namespaced",
-  "names":{"plural":"foos","singular":"foo","kind":"Foo"},
-  "versions":[{"name":"v1alpha1","served":true,"storage":true,
-   "subresources":{"status":{}},
-   "schema":{"openAPIV3Schema":{"type":"object","properties":{
-    "spec":{"type":"object","properties":{
-     "deploymentName":{"type":"string"},
-     "replicas":{"type":"integer","minimum":1,"maximum":10}}},
-    "status":{"type":"object","properties":{
-     "availableReplicas":{"type":"integer"}}}}}}}]}}`
+// CRD is the CustomResourceDefinition of Foo, built from the Go type (package
+// crd) as sample-controller's artifacts/examples/crd-status-subresource.yaml
+// defines it: a namespaced kind with spec.deploymentName, spec.replicas (1 to
+// 10) and status.availableReplicas, and a status subresource, so that the
+// controller's status writes and users' spec writes never overwrite each
+// other, and spec changes move metadata.generation. The group ends in
+// .k8s.io, which the API server reserves for APIs its reviewers approved
+// (KEP-1111): a CRD there needs the api-approved.kubernetes.io annotation, and
+// a value starting with "unapproved" is accepted for examples like this one.
+func CRD() *crd.CustomResourceDefinition {
+	return crd.MustNew(crd.Options{APIApproved: "unapproved, experimental-only; sample-controller's example, not a Kubernetes API"}, new(Foo))
+}
 
 // HasCRD reports whether the API server serves Foos (discovery lists them).
 func HasCRD(ctx context.Context, c *apiclient.Client) (bool, error) {
@@ -51,26 +42,24 @@ func HasCRD(ctx context.Context, c *apiclient.Client) (bool, error) {
 	return err == nil, err
 }
 
-// InstallCRD creates the CRD unless it exists, then waits until the server
-// serves Foos: until discovery lists them, which happens once the CRD is
-// Established and the server has rebuilt its discovery documents, a moment
-// later, asynchronously. It gives up when ctx ends, or after a minute.
+// InstallCRD applies CRD (field manager "kubewire") and waits, a minute at
+// most, until the server serves Foos (crd.Install), then until discovery lists
+// them, which the server rebuilds a moment later, asynchronously: HasCRD and
+// `kubewire get foos` read discovery.
 func InstallCRD(ctx context.Context, c *apiclient.Client) error {
-	crds := c.Resource(apiclient.CRDs)
-	if _, err := crds.Create(ctx, []byte(CRD), apiclient.WriteOptions{FieldManager: "kubewire"}); err != nil && !apiclient.IsAlreadyExists(err) {
+	if err := crd.Install(ctx, c, CRD(), crd.InstallOptions{}); err != nil {
 		return fmt.Errorf("install the Foo CRD: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	for {
-		if served, err := HasCRD(ctx, c); served {
-			return nil
-		} else if ctx.Err() != nil {
-			return fmt.Errorf("the Foo CRD %s was created but is not served yet (%v): is the API server healthy?", CRDName, err)
+	try := apiclient.Backoff{Steps: 12, Duration: 10 * time.Millisecond, Factor: 2} // about 40 s in all
+	notYet := errors.New("not in discovery yet")
+	err := apiclient.Retry(ctx, try, apiclient.RealClock{}, func(err error) bool { return err == notYet }, func() error {
+		if served, err := HasCRD(ctx, c); err != nil || served {
+			return err
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(200 * time.Millisecond): // the server's own delay; nothing to watch for discovery
-		}
+		return notYet
+	})
+	if err != nil {
+		return fmt.Errorf("the Foo CRD %s is served but discovery does not list it (%v): is the API server healthy?", CRDName, err)
 	}
+	return nil
 }

@@ -8,7 +8,7 @@
 //	                                                    ^^^^^^^^^^ a user of it, as your operator would be
 //
 // `kubewire run foo` runs it (--install-crd creates the CRD when the server does
-// not serve it; crd.go holds it). With --shards, several replicas share the Foos
+// not serve it; crd.go builds it from the Foo type). With --shards, several replicas share the Foos
 // (package sharding); the Foos informer is asked for Sharded, the Deployments
 // informer is not, since a Foo's Deployment hashes apart from its Foo.
 //

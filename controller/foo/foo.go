@@ -8,14 +8,15 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 )
 
-// Foo is the custom resource, as much of it as the controller reads.
+// Foo is the custom resource, as much of it as the controller reads; its
+// CRD's schema is read from it (CRD), the tags saying what Go cannot.
 type Foo struct {
 	apiclient.TypeMeta
 	apiclient.ObjectMeta `json:"metadata"`
 	Spec                 struct {
-		DeploymentName string `json:"deploymentName"`
-		Replicas       *int32 `json:"replicas"`
-	} `json:"spec"`
+		DeploymentName string `json:"deploymentName,omitempty"`
+		Replicas       *int32 `json:"replicas" kubewire:"min=1,max=10"`
+	} `json:"spec,omitempty"`
 	Status Status `json:"status"`
 }
 
@@ -25,7 +26,8 @@ func (*Foo) Resource() apiclient.Resource { return Foos }
 // Status is what the controller writes back: the Deployment's available
 // replicas.
 type Status struct {
-	AvailableReplicas int32 `json:"availableReplicas"`
+	// Written even when 0 (no omitempty), but optional to a user's create.
+	AvailableReplicas int32 `json:"availableReplicas" kubewire:"optional"`
 }
 
 // Options say how the controller works; where (the namespace) is the Manager's.

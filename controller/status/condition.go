@@ -8,20 +8,23 @@ import (
 )
 
 // Condition is one condition of an object's status, as every API since 1.19
-// writes it (metav1.Condition): "is it Ready? True, since when, and why".
+// writes it (metav1.Condition): "is it Ready? True, since when, and why". A
+// CRD built from a type that holds Conditions (package crd) checks them as
+// the API checks metav1.Condition's: the status one of three, the lengths
+// bounded; tag the list kubewire:"listType=map,listMapKeys=type".
 type Condition struct {
 	// Type is CamelCase: "Ready", "Available", "Progressing".
-	Type string `json:"type"`
+	Type string `json:"type" kubewire:"maxLength=316"`
 	// Status is "True", "False" or "Unknown".
-	Status string `json:"status"`
+	Status string `json:"status" kubewire:"enum=True|False|Unknown"`
 	// ObservedGeneration is the metadata.generation the condition was set for.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 	// LastTransitionTime is when Status last changed — not when it was last
 	// checked: a reader asks "how long has it been Ready?".
 	LastTransitionTime apiclient.Time `json:"lastTransitionTime"`
 	// Reason is a CamelCase word for machines; Message a sentence for humans.
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
+	Reason  string `json:"reason" kubewire:"maxLength=1024"`
+	Message string `json:"message" kubewire:"maxLength=32768"`
 }
 
 // SetCondition sets *conds to the conditions with c in place of the condition

@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/controller/crd"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/lease"
 )
@@ -44,10 +45,15 @@ func run(metricsAddr, namespace string, leaderElect bool) error {
 	if err != nil {
 		return err
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	site := crd.MustNew(crd.Options{Columns: []crd.Column{{Name: "Ready", JSONPath: `.status.conditions[?(@.type=="Ready")].status`},
+		{Name: "Available", JSONPath: ".status.availableReplicas"}}}, new(StaticSite))
+	if err := crd.Install(ctx, client, site, crd.InstallOptions{}); err != nil {
+		return err
+	}
 	if err := setup(m); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	return m.Run(ctx)
 }

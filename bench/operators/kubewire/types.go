@@ -5,16 +5,16 @@ import (
 	"github.com/kubewire/kubewire/controller/status"
 )
 
-// StaticSite is nginx serving one page (crd.yaml).
+// StaticSite is nginx serving one page; its CRD is built from this type (main.go).
 type StaticSite struct {
 	apiclient.TypeMeta
 	apiclient.ObjectMeta `json:"metadata"`
 	Spec                 struct {
-		Image         string `json:"image,omitempty"`
-		Replicas      int32  `json:"replicas"`
-		HTML          string `json:"html"`
-		TLSSecretName string `json:"tlsSecretName,omitempty"`
-	} `json:"spec"`
+		Image         string `json:"image,omitempty" kubewire:"description='The image of the web server; the controller uses nginx:1.27 when empty.'"`
+		Replicas      int32  `json:"replicas" kubewire:"min=0"`
+		HTML          string `json:"html" kubewire:"description=The content served as index.html."`
+		TLSSecretName string `json:"tlsSecretName,omitempty" kubewire:"description='A Secret in the same namespace; a change to it rolls the pods.'"`
+	} `json:"spec,omitempty"`
 	Status SiteStatus `json:"status,omitempty"`
 }
 
@@ -22,7 +22,7 @@ type StaticSite struct {
 type SiteStatus struct {
 	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
 	AvailableReplicas  int32              `json:"availableReplicas,omitempty"`
-	Conditions         []status.Condition `json:"conditions,omitempty"`
+	Conditions         []status.Condition `json:"conditions,omitempty" kubewire:"listType=map,listMapKeys=type"`
 }
 
 var StaticSites = apiclient.Resource{Group: "demo.kubewire.io", Version: "v1", Name: "staticsites", Kind: "StaticSite", Namespaced: true}
