@@ -126,11 +126,27 @@ func (r ResourceClient) PageGuard() *PageGuard {
 // tokens are its own. Call Part on g's goroutine, before the parts start; each
 // part may then be used on a goroutine of its own.
 //
-// Parts read at once never pass the bytes bound together: a read is cut to
-// what is left before it, and the read that the others' meanwhile carried past
-// the bound fails.
+// Parts read at once are stopped at the bytes bound together: a read is cut to
+// what is left before it, and a read that others meanwhile carried past the
+// bound fails. A part whose last read was the one to pass it may not see that
+// failure (its decoder had what it needed), so whoever read the parts asks the
+// whole list's guard at the end (Over).
 func (g *PageGuard) Part() *PageGuard {
 	return &PageGuard{Resource: g.Resource, Limits: g.Limits, spent: g.list()}
+}
+
+// Over returns the error of a list over its bounds — its parts' bytes and
+// objects together — and nil for one within them: the last word on a list
+// read in parts at once.
+func (g *PageGuard) Over() error {
+	spent := g.list()
+	if n := spent.bytes.Load(); n > g.Limits.withDefaults().Bytes {
+		return g.overBytes()
+	}
+	if max := g.Limits.withDefaults().Objects; spent.items.Load() > int64(max) {
+		return listLimitError(fmt.Sprintf("more than %d objects in one list: refused (ListLimits.Objects, --max-list-objects)", max))
+	}
+	return nil
 }
 
 // list is what the whole list has read, made on first use (the zero PageGuard).

@@ -170,7 +170,7 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 		err   error
 	}
 	results := make(chan result, len(s.parts))
-	guards := s.guards(r.rc)
+	whole, guards := s.guards(r.rc)
 	var next, total atomic.Int64
 	for range min(ways, len(s.parts)) { // owned here: each sends one result per part it takes, and returns
 		go func() {
@@ -210,6 +210,11 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 			done[inOrder] = &result{} // its objects are in items now
 		}
 	}
+	if err == nil {
+		if err = whole.Over(); err != nil { // a part's last read may have passed the bound unseen
+			err = fmt.Errorf("list %s: %w", whole.Resource, err)
+		}
+	}
 	if err == nil && int64(len(items)) != s.count {
 		err = &splitMismatch{fmt.Sprintf("the parts hold %d objects, the list at %s %d", len(items), s.rv, s.count)}
 	}
@@ -221,13 +226,13 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 // whole would be — whatever the number of parts (by namespace, up to
 // maxNamespaces), and whatever count the probe was told. The probe's count only
 // ever stops a split sooner (listSplit's mismatch), never lets more in.
-func (s *split) guards(rc apiclient.ResourceClient) []*apiclient.PageGuard {
-	whole := rc.PageGuard()
-	guards := make([]*apiclient.PageGuard, len(s.parts))
-	for i := range guards {
-		guards[i] = whole.Part()
+func (s *split) guards(rc apiclient.ResourceClient) (whole *apiclient.PageGuard, parts []*apiclient.PageGuard) {
+	whole = rc.PageGuard()
+	parts = make([]*apiclient.PageGuard, len(s.parts))
+	for i := range parts {
+		parts[i] = whole.Part()
 	}
-	return guards
+	return whole, parts
 }
 
 // splitMismatch is a split whose parts do not add up to the list: the server
