@@ -49,7 +49,10 @@ func TestRequestInfo_names_the_verb_and_resource_as_kube_apiserver_authorizes_th
 			_, err := cms.Patch(ctx, "a", apiclient.MergePatch, []byte(`{"data":{"k":"w"}}`), apiclient.WriteOptions{})
 			return err
 		},
-		func() error { _, err := cms.Apply(ctx, []byte(cm), apiclient.WriteOptions{FieldManager: "t", Force: true}); return err },
+		func() error {
+			_, err := cms.Apply(ctx, []byte(cm), apiclient.WriteOptions{FieldManager: "t", Force: true})
+			return err
+		},
 		func() error {
 			_, err := c.Resource(apiclient.Deployments).Namespace("ns1").Get(ctx, "d", "scale")
 			if apiclient.IsNotFound(err) {
@@ -64,7 +67,10 @@ func TestRequestInfo_names_the_verb_and_resource_as_kube_apiserver_authorizes_th
 		},
 		func() error { return cms.Delete(ctx, "a", apiclient.DeleteOptions{}) },
 		// apitest serves no DELETE of a collection (405): the request was made.
-		func() error { _ = cms.DeleteCollection(ctx, apiclient.DeleteOptions{}, apiclient.ListOptions{}); return nil },
+		func() error {
+			_ = cms.DeleteCollection(ctx, apiclient.DeleteOptions{}, apiclient.ListOptions{})
+			return nil
+		},
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
