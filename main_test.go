@@ -63,6 +63,7 @@ var controllerMayImport = map[string][]string{
 	"controller/metrics":               nil,
 	"controller/events":                nil,
 	"controller/rbac":                  nil,
+	"controller/manifests":             {"controller/rbac"},
 	"controller/status":                nil,
 	"controller/lease":                 nil,
 	"controller/leaderelection":        {"controller/lease"},
