@@ -78,7 +78,7 @@ func fooWorkout(ctx context.Context, w *workout) error {
 		return err
 	}
 	// The Deployment controller's part: one replica available.
-	if _, err := deployments.Patch(ctx, "workout", apiclient.MergePatch, []byte(`{"status":{"availableReplicas":1}}`), apiclient.WriteOptions{}, "status"); err != nil {
+	if _, err := deployments.Patch(ctx, "workout", apiclient.MergePatch, []byte(`{"status":{"replicas":1,"readyReplicas":1,"availableReplicas":1}}`), apiclient.WriteOptions{}, "status"); err != nil {
 		return err
 	}
 	if _, err := awaitObject(ctx, foos, "workout", "the Foo's status written", func(o *apiclient.Object) bool {
