@@ -65,7 +65,10 @@ func TestIntegration_manifests_apply_and_foo_runs_under_exactly_its_role(t *test
 	if _, err := deployments.Patch(ctx, "proof", apiclient.MergePatch, []byte(`{"status":{"replicas":1,"readyReplicas":1,"availableReplicas":1}}`), apiclient.WriteOptions{}, "status"); err != nil {
 		t.Fatal(err)
 	}
-	waitObject(ctx, t, foos, "proof", func(o *apiclient.Object) bool { v, _ := o.Field("status", "availableReplicas"); return fmt.Sprint(v) == "1" })
+	waitObject(ctx, t, foos, "proof", func(o *apiclient.Object) bool {
+		v, _ := o.Field("status", "availableReplicas")
+		return fmt.Sprint(v) == "1"
+	})
 	if _, err := foos.Patch(ctx, "proof", apiclient.MergePatch, []byte(`{"spec":{"replicas":2}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -355,4 +358,3 @@ func waitWatch(ctx context.Context, t *testing.T, rc apiclient.ResourceClient, s
 		}
 	}
 }
-

@@ -123,7 +123,9 @@ type ServicePort struct {
 const nonRoot = 65532
 
 func deployment(o Options, meta rbac.ObjectMeta) *Deployment {
-	probe := func(path string) Probe { return Probe{HTTPGet: HTTPGetAction{Path: path, Port: "metrics"}, PeriodSeconds: 10} }
+	probe := func(path string) Probe {
+		return Probe{HTTPGet: HTTPGetAction{Path: path, Port: "metrics"}, PeriodSeconds: 10}
+	}
 	return &Deployment{
 		TypeMeta: rbac.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
 		Metadata: meta,
