@@ -50,7 +50,7 @@ var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apic
 
 // Inside controller/ (43% of the module), the packages form layers of their
 // own, and a non-test file of one may import, of the others under controller/,
-// only these. Values first (trace, pipeline, metrics), then the machinery
+// only these. Values first (trace, pipeline, metrics, rbac), then the machinery
 // beneath a controller (informer; lease, and on it leaderelection and
 // sharding), the reconcile loop and the Manager (controller), the toolkit a
 // Reconciler uses (events, status, finalizer) and an operator installs with
@@ -63,6 +63,8 @@ var controllerMayImport = map[string][]string{
 	"controller/pipeline":              nil,
 	"controller/metrics":               nil,
 	"controller/events":                nil,
+	"controller/rbac":                  nil,
+	"controller/manifests":             {"controller/rbac"},
 	"controller/status":                nil,
 	"controller/crd":                   nil,
 	"controller/lease":                 nil,
@@ -70,7 +72,7 @@ var controllerMayImport = map[string][]string{
 	"controller/informer":              {"controller/trace", "controller/metrics"},
 	"controller/informer/informertest": {"controller/informer"},
 	"controller/sharding":              {"controller/informer", "controller/lease", "controller/metrics"},
-	"controller":                       {"controller/trace", "controller/pipeline", "controller/metrics", "controller/events", "controller/informer", "controller/leaderelection", "controller/sharding"},
+	"controller":                       {"controller/trace", "controller/pipeline", "controller/metrics", "controller/events", "controller/rbac", "controller/informer", "controller/leaderelection", "controller/sharding"},
 	"controller/finalizer":             {"controller"},
 	"controller/live":                  {"controller/trace", "controller/pipeline", "controller/metrics"},
 	"controller/live/livetest":         nil,

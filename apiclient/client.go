@@ -60,12 +60,32 @@ type Client struct {
 	version atomic.Pointer[ServerVersion] // ServerVersion's first answer
 }
 
-// RequestInfo describes one finished HTTP request.
+// RequestInfo describes one HTTP request: what it is to the API server's
+// authorizer, from what the caller asked for (never parsed back from the URL),
+// and, once answered, how it went.
 type RequestInfo struct {
-	Verb string // GET, POST, …
+	Verb string // GET, POST, … (the HTTP method)
 	URL  string // with the query; no credentials
-	Code int    // the HTTP status code; 0 when the request failed in transport
+	Code int    // the HTTP status code; 0 when the request failed in transport, or not answered yet (OnSend)
 	Took time.Duration
+
+	// Action is the verb an RBAC rule names for the request, as kube-apiserver
+	// maps it: get, list, watch, create, update, patch (server-side apply
+	// included), delete, deletecollection. "" for a request to no resource
+	// (discovery, /version: every authenticated user may read those, through
+	// the system:discovery ClusterRole).
+	Action string
+	// Resource is the resource the request is about, as the caller named it;
+	// the zero value when Action is "".
+	Resource Resource
+	// Namespace is where: "" for a cluster-scoped resource, and for a list or
+	// watch of a namespaced one across all namespaces.
+	Namespace string
+	// Name is the object's; "" for a collection (list, watch, create,
+	// deletecollection).
+	Name string
+	// Subresource is "status", "scale", …, or "" for the object itself.
+	Subresource string
 }
 
 // Options tune a Client. The zero value is a client without client-side rate

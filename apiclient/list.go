@@ -67,7 +67,7 @@ func (r ResourceClient) ListPage(ctx context.Context, g *PageGuard, opts ListOpt
 // listPage fills header's TypeMeta and ListMeta and hands each item to fn,
 // reading the body, counting the items and checking the token through g.
 func (r ResourceClient) listPage(ctx context.Context, g *PageGuard, opts ListOptions, dopts DecodeOptions, header *List, fn func(*Object) error) error {
-	req := request{verb: "GET", path: r.path("", nil), query: opts.values(), accept: r.accept(true)}
+	req := r.request("GET", "", nil, request{query: opts.values(), accept: r.accept(true)})
 	reqCtx, abort := context.WithCancel(ctx)
 	defer abort()
 	resp, err := r.c.do(reqCtx, req)

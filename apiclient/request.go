@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,6 +29,59 @@ type request struct {
 	// or 5xx with Retry-After is sent again by do; a watch that fails otherwise, or
 	// ends after it started, is restarted by the Reflector (listwatch).
 	watch bool
+	// on is what the request is about, as the caller knew it before it built
+	// path: the zero value for a path of no resource (discovery, /version).
+	// RequestInfo carries it, so that nobody parses the URL back.
+	on target
+}
+
+// target is the resource a request is about, and where: what the API server's
+// authorizer is asked about the request (kube-apiserver's RequestInfo).
+type target struct {
+	res         Resource
+	namespace   string // "" for a cluster-scoped resource, or all namespaces
+	name        string // "" for a collection
+	subresource string
+}
+
+// action is the verb the API server authorizes the request as: what an RBAC
+// rule names. kube-apiserver maps them so (its RequestInfoFactory): a GET of
+// one object is get, of a collection list, with watch=true watch; POST create,
+// PUT update, PATCH (server-side apply included) patch, DELETE of one object
+// delete, of a collection deletecollection. "" for a request to no resource.
+func (r request) action() string {
+	if r.on.res.Name == "" {
+		return ""
+	}
+	one := r.on.name != ""
+	switch r.verb {
+	case "GET":
+		switch {
+		case r.watch:
+			return "watch"
+		case one:
+			return "get"
+		}
+		return "list"
+	case "POST":
+		return "create"
+	case "PUT":
+		return "update"
+	case "PATCH":
+		return "patch"
+	case "DELETE":
+		if one {
+			return "delete"
+		}
+		return "deletecollection"
+	}
+	return strings.ToLower(r.verb)
+}
+
+// info is what OnSend and OnRequest are told of r, sent to u.
+func (r request) info(u string) RequestInfo {
+	return RequestInfo{Verb: r.verb, URL: u, Action: r.action(), Resource: r.on.res,
+		Namespace: r.on.namespace, Name: r.on.name, Subresource: r.on.subresource}
 }
 
 // maxErrorBody bounds how much of a failed response is read: enough for any Status.
@@ -118,7 +172,7 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 		req.Header.Set("Content-Type", ct)
 	}
 	if c.OnSend != nil {
-		c.OnSend(RequestInfo{Verb: r.verb, URL: req.URL.Redacted()})
+		c.OnSend(r.info(req.URL.Redacted()))
 	}
 	start := c.clock.Now()
 	resp, err := c.http.Do(req)
@@ -132,7 +186,9 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 		if resp != nil {
 			code = resp.StatusCode
 		}
-		c.OnRequest(RequestInfo{Verb: r.verb, URL: req.URL.Redacted(), Code: code, Took: c.clock.Now().Sub(start)})
+		info := r.info(req.URL.Redacted())
+		info.Code, info.Took = code, c.clock.Now().Sub(start)
+		c.OnRequest(info)
 	}
 	return resp, err
 }

@@ -68,7 +68,7 @@ func (r ResourceClient) Table(ctx context.Context, name string, opts ListOptions
 func (r ResourceClient) tablePage(ctx context.Context, g *PageGuard, name string, opts ListOptions, t *Table) (ListMeta, bool, error) {
 	q := opts.values()
 	q.Set("includeObject", "Metadata")
-	resp, err := r.c.do(ctx, request{verb: "GET", path: r.path(name, nil), query: q, accept: tableAccept})
+	resp, err := r.c.do(ctx, r.request("GET", name, nil, request{query: q, accept: tableAccept}))
 	if err != nil {
 		return ListMeta{}, false, err
 	}

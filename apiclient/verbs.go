@@ -88,7 +88,7 @@ func (r ResourceClient) accept(list bool) string {
 
 // Get reads one object, or with a subresource ("status", "scale") that view of it.
 func (r ResourceClient) Get(ctx context.Context, name string, subresource ...string) (*Object, error) {
-	return r.call(ctx, request{verb: "GET", path: r.path(name, subresource), accept: r.accept(false)})
+	return r.call(ctx, r.request("GET", name, subresource, request{accept: r.accept(false)}))
 }
 
 // Create sends obj — an *Object, a struct of your own, a map, or JSON bytes — and
@@ -99,7 +99,7 @@ func (r ResourceClient) Create(ctx context.Context, obj any, opts WriteOptions) 
 		return nil, fmt.Errorf("create %s: %w", r.res, err)
 	}
 	rc := r.inNamespace(meta.Namespace)
-	return rc.write(ctx, request{verb: "POST", path: rc.path("", nil), query: opts.values(), body: body}, meta.Name, nil)
+	return rc.write(ctx, rc.request("POST", "", nil, request{query: opts.values(), body: body}), meta.Name, nil)
 }
 
 // Update replaces the object named by obj's metadata. The server rejects it with
@@ -114,7 +114,7 @@ func (r ResourceClient) Update(ctx context.Context, obj any, opts WriteOptions, 
 		return nil, fmt.Errorf("update %s: the object has no metadata.name", r.res)
 	}
 	rc := r.inNamespace(meta.Namespace)
-	return rc.write(ctx, request{verb: "PUT", path: rc.path(meta.Name, subresource), query: opts.values(), body: body}, meta.Name, subresource)
+	return rc.write(ctx, rc.request("PUT", meta.Name, subresource, request{query: opts.values(), body: body}), meta.Name, subresource)
 }
 
 // Patch changes part of an object; pt says how patch is to be read.
@@ -122,7 +122,7 @@ func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, pa
 	if pt == ApplyPatch && opts.FieldManager == "" {
 		return nil, fmt.Errorf("apply %s %q: server-side apply needs a FieldManager", r.res, name)
 	}
-	return r.write(ctx, request{verb: "PATCH", path: r.path(name, subresource), query: opts.values(), body: patch, contentType: string(pt)}, name, subresource)
+	return r.write(ctx, r.request("PATCH", name, subresource, request{query: opts.values(), body: patch, contentType: string(pt)}), name, subresource)
 }
 
 // Apply is server-side apply of obj — an *Object, a struct of your own, a map, or
@@ -157,7 +157,7 @@ func (r ResourceClient) Apply(ctx context.Context, obj any, opts WriteOptions, s
 // dependents are gone; Delete returns as soon as the server has accepted the delete.
 func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
 	done := r.beginWrite(ctx, "DELETE", name, "")
-	answer, err := r.deleteRequest(ctx, r.path(name, nil), opts, nil, r.c.OnWrite != nil)
+	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.OnWrite != nil)
 	done(answer, err)
 	return err
 }
@@ -165,13 +165,14 @@ func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOpti
 // DeleteCollection deletes every object that sel selects in the namespace. It
 // is not one object's write: OnWrite is not told of it.
 func (r ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOptions, sel ListOptions) error {
-	_, err := r.deleteRequest(ctx, r.path("", nil), opts, sel.values(), false)
+	_, err := r.deleteRequest(ctx, "", opts, sel.values(), false)
 	return err
 }
 
-// deleteRequest sends a DELETE; with read, it returns the answer (deleteAnswer),
-// else it drains it.
-func (r ResourceClient) deleteRequest(ctx context.Context, path string, opts DeleteOptions, q url.Values, read bool) (*Object, error) {
+// deleteRequest sends a DELETE of the object name, or of the collection when
+// name is ""; with read, it returns the answer (deleteAnswer), else it drains
+// it.
+func (r ResourceClient) deleteRequest(ctx context.Context, name string, opts DeleteOptions, q url.Values, read bool) (*Object, error) {
 	body, err := json.Marshal(struct {
 		Kind       string `json:"kind"`
 		APIVersion string `json:"apiVersion"`
@@ -181,7 +182,7 @@ func (r ResourceClient) deleteRequest(ctx context.Context, path string, opts Del
 	if err != nil {
 		return nil, err
 	}
-	resp, err := r.c.do(ctx, request{verb: "DELETE", path: path, query: q, body: body})
+	resp, err := r.c.do(ctx, r.request("DELETE", name, nil, request{query: q, body: body}))
 	if err != nil {
 		return nil, err
 	}
@@ -211,13 +212,21 @@ func (r ResourceClient) call(ctx context.Context, req request) (*Object, error) 
 	return obj, nil
 }
 
-// path is the URL path for this client's resource and namespace.
-func (r ResourceClient) path(name string, subresource []string) string {
+// request is req (its query, body and headers) made a verb on this client's
+// resource and namespace, of the object name (or the collection, for ""), or
+// of its subresource: the URL path, and what RequestInfo tells of it.
+func (r ResourceClient) request(verb, name string, subresource []string, req request) request {
 	sub := ""
-	if len(subresource) > 0 {
+	if len(subresource) > 0 && name != "" {
 		sub = subresource[0]
 	}
-	return r.res.Path(r.ns, name, sub)
+	ns := r.ns
+	if !r.res.Namespaced {
+		ns = ""
+	}
+	req.verb, req.path = verb, r.res.Path(ns, name, sub)
+	req.on = target{res: r.res, namespace: ns, name: name, subresource: sub}
+	return req
 }
 
 // inNamespace fills in the namespace from an object when the client has none.

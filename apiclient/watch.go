@@ -62,7 +62,7 @@ func (r ResourceClient) Watch(ctx context.Context, opts WatchOptions) (*Watcher,
 	ctx, cancel := context.WithCancel(ctx)
 	q := opts.values()
 	q.Set("watch", "true")
-	req := request{verb: "GET", path: r.path("", nil), query: q, watch: true, accept: r.accept(false)}
+	req := r.request("GET", "", nil, request{query: q, watch: true, accept: r.accept(false)})
 	resp, err := r.c.do(ctx, req)
 	if err != nil {
 		cancel()

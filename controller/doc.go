@@ -291,6 +291,19 @@
 //	if err := children.WaitForOwnWrites(ctx); err != nil { return controller.Result{}, err }
 //	mine, err := children.List() // shows the child just created
 //
+// # The permissions it needs
+//
+// Manager.Permissions says what RBAC must grant the process (package rbac):
+// what the Manager built will do — list and watch of each informer's resource,
+// where it caches; an events Recorder's Events; leader election's or
+// sharding's Leases — and every request its client was seen to make since
+// NewManager (apiclient.RequestInfo names each request's verb, resource,
+// subresource and namespace as the API server authorizes it). After a test
+// that does the controllers' whole job:
+//
+//	objs := rbac.Objects("my-operator", rbac.ServiceAccount{Name: "my-operator", Namespace: "ops"}, m.Permissions().All())
+//	rbac.WriteYAML(os.Stdout, objs...) // Roles, ClusterRole, their bindings
+//
 // # Guarantees
 //   - A Request is never reconciled by two workers at once (the queue's guarantee).
 //   - Workers never see a half-filled cache of an informer watched before Run:

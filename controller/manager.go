@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/metrics"
+	"github.com/kubewire/kubewire/controller/rbac"
 	"github.com/kubewire/kubewire/controller/sharding"
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
@@ -69,6 +70,9 @@ type Manager struct {
 	// abandoned counts the writes given up on (Manager.gaveUp), by the
 	// controller whose reconcile made them and their resource.
 	abandoned *metrics.CounterVec
+	// used notes what each request of the client needed of RBAC
+	// (Permissions, manager_rbac.go).
+	used rbac.Recorder
 }
 
 // ManagerOptions tune a Manager and, through it, everything it runs. The zero
@@ -128,7 +132,8 @@ type ManagerOptions struct {
 
 // NewManager builds a manager around one client. It counts the client's
 // requests for /metrics through OnRequest, after the hook the client already has
-// (the command's -v 6 log), which keeps being called, and follows its writes
+// (the command's -v 6 log), which keeps being called, notes what each needed
+// of RBAC there too (Permissions), and follows its writes
 // through OnWrite, for the controllers' staleness guard and read-your-own-writes
 // reads (manager_writes.go). Setting these hooks is only safe before the
 // client's first request: give each Manager a client of its own, built for it,
@@ -142,7 +147,7 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	}
 	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{},
 		sharded: map[*informer.Informer]bool{}, shardedRes: map[string]bool{}, recorders: map[string]*events.Recorder{}}
-	c.OnRequest = chain(c.OnRequest, metrics.RESTClient(m.reg))
+	c.OnRequest = chain(chain(c.OnRequest, metrics.RESTClient(m.reg)), m.used.Observe)
 	m.writes.clock, m.writes.report = opts.Clock, m.gaveUp
 	m.ownWritesMetrics()
 	c.OnWrite = chainWrites(c.OnWrite, m.onWrite)

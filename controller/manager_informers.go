@@ -128,7 +128,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	if key.Sharded {
 		m.sharded[inf] = true
 	}
-	managed := managedInformer{Informer: inf, key: key, holds: newHolds(key)}
+	managed := managedInformer{Informer: inf, key: key, res: res, holds: newHolds(key)}
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
@@ -147,6 +147,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 type managedInformer struct {
 	*informer.Informer
 	key    InformerKey
+	res    apiclient.Resource // what it lists and watches (Permissions)
 	health healthReporter
 	holds  holds // which written objects it would hold (manager_writes.go)
 }

@@ -40,6 +40,8 @@ var commands = []command{
 	{"sync", "RESOURCE", "fill a cache (Reflector → FIFO → store), report, exit; --watch keeps it in step", 1, runSync},
 	{"record", "RESOURCE -o FILE", "write the LIST and watch events to FILE, for apitest to replay (secrets redacted)", 1, runRecord},
 	{"demo", "", "the run controller on an API server in this process, with --trace: no cluster needed", 0, runDemo},
+	{"rbac", "[podrestart|foo]", "the least-privilege Role/ClusterRole the controller needs, bound to its ServiceAccount (YAML), derived by running it in this process", 1, runRBAC},
+	{"manifests", "[podrestart|foo]", "ServiceAccount, RBAC, CRD, Deployment and metrics Service to run the controller in a cluster (YAML; --image IMG)", 1, runManifests},
 }
 
 // checkArgs refuses what a command would otherwise ignore or misread: arguments
@@ -78,8 +80,10 @@ var flags = []flagSpec{
 	{long: "workers", kind: intFlag, usage: "run: reconcile workers (default 1)", commands: "run"},
 	{long: "metrics-addr", kind: stringFlag, usage: "run: serve /healthz, /readyz and /metrics here, e.g. :8080 (loopback, where a foreign Host header is refused against DNS rebinding; 0.0.0.0:8080 for every interface, where any Host is answered)", commands: "run"},
 	{long: "readyz-detail", kind: boolFlag, usage: "run: let /readyz say why it is not ready and what this replica serves (namespaces, selectors, shard ranges, identities) on a --metrics-addr beyond loopback too, where anyone who reaches the address reads it (off: ok or not ready, no more; on loopback it always says it)", commands: "run"},
-	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease", commands: "run"},
-	{long: "shards", kind: boolFlag, usage: "run foo: share the Foos among every replica run with --shards (a Lease each, kubewire-foo-shard-IDENTITY)", commands: "run"},
+	{long: "leader-elect", kind: boolFlag, usage: "run: reconcile only while holding the kubewire-CONTROLLER Lease; rbac, manifests: for a controller run so (manifests: the default with --replicas over 1)", commands: "run rbac manifests"},
+	{long: "shards", kind: boolFlag, usage: "run foo: share the Foos among every replica run with --shards (a Lease each, kubewire-foo-shard-IDENTITY); rbac, manifests: for a controller run so", commands: "run rbac manifests"},
+	{long: "image", kind: stringFlag, usage: "manifests: the container image that holds kubewire (there is no published one: without it, a placeholder that cannot be pulled)", commands: "manifests"},
+	{long: "replicas", kind: intFlag, usage: "manifests: the Deployment's replicas (default 1; over 1, with --leader-elect unless --shards)", commands: "manifests"},
 	{long: "identity", kind: stringFlag, usage: "run: this replica's name in --leader-elect and --shards (default: host name and a random suffix)", commands: "run"},
 	{long: "ui", kind: stringFlag, usage: "serve the live pipeline page here, e.g. :8080 (loopback, as for --metrics-addr; anything else is warned about)", commands: "run sync demo"},
 	{long: "step", kind: boolFlag, usage: "demo --ui: pause at every hop until the page asks for the next", commands: "demo"},

@@ -29,6 +29,23 @@
 //	sync RESOURCE          sync.go: Reflector → FIFO → store, then report (and --dump)
 //	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
+//	rbac [podrestart|foo]  rbac.go: the Role/ClusterRole the controller needs, bound
+//	                       to its ServiceAccount kubewire-CONTROLLER, as YAML
+//	manifests [podrestart|foo]  manifests.go: its CRD, ServiceAccount, that RBAC, a
+//	                       Deployment and a metrics Service, as one YAML stream
+//
+// rbac and manifests read no kubeconfig and touch no cluster: they build the
+// controller's Manager as run builds it (-n, default "default"; -A;
+// --leader-elect; --shards), run it on an API server in this process through a
+// workout that makes it do its whole job (workout.go), and print what it needed
+// (controller.Manager.Permissions: what it built, and every request it made).
+// Lease rules come only with --leader-elect or --shards, as run takes them;
+// manifests --replicas N over 1 implies --leader-elect unless --shards. With
+// -A, what the controller did in the workout's namespace it would do in every
+// one: those rules go into a ClusterRole, the Leases' stay in a Role in -n's
+// namespace, where the ServiceAccount lives. manifests has no image to name
+// (none is published): without --image it prints example.invalid/kubewire:0.1.0,
+// which can never be pulled, and says so in its header.
 //
 // run --metrics-addr ADDR serves /healthz, /readyz and /metrics by the same
 // rules as the page (controller/metrics/listen.go): ":8080" is loopback, and
@@ -58,7 +75,8 @@
 //     its first list is complete — exits 0 on it. Each command's doc says which
 //     it is; TestExit_every_command_phase_and_signal holds them all. A -l or
 //     --field-selector the API server would refuse is a usage error, found before
-//     the kubeconfig is read (apiclient/selector).
+//     the kubeconfig is read (apiclient/selector). rbac and manifests of a
+//     controller there is not, or with flags run would refuse, exit 2.
 //   - No credential from the kubeconfig or an exec plugin is ever printed: not in
 //     output, logs (-v), --trace, errors, the live page or recordings
 //     (security_test.go). An exec plugin's own stderr is passed through to ours

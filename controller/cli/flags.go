@@ -145,7 +145,7 @@ func (p *parsed) checkSelectors() error {
 }
 
 // checkCommand refuses flags that the command does not take, and a count that
-// counts nothing: --until-events, --events, --workers and the list bounds take 1
+// counts nothing: --until-events, --events, --workers, --replicas and the list bounds take 1
 // or more (0 would end at once or never start, a negative number means nothing).
 func (p *parsed) checkCommand(specs []flagSpec, command string) error {
 	for _, s := range specs {
@@ -153,7 +153,7 @@ func (p *parsed) checkCommand(specs []flagSpec, command string) error {
 			return usagef("unknown flag for %q: --%s", command, s.long)
 		}
 	}
-	for _, name := range []string{"until-events", "events", "workers", "max-list-mib", "max-list-objects"} {
+	for _, name := range []string{"until-events", "events", "workers", "max-list-mib", "max-list-objects", "replicas"} {
 		if p.set(name) && p.integer(name, 0) < 1 {
 			return usagef("--%s must be 1 or more, not %s", name, p.str(name))
 		}

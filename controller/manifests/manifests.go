@@ -1,0 +1,126 @@
+package manifests
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/kubewire/kubewire/controller/rbac"
+)
+
+// Options say what to deploy.
+type Options struct {
+	// Name names the ServiceAccount, the roles, the Deployment and (with
+	// "-metrics") the Service: "kubewire-foo". It is also the pods' label
+	// app.kubernetes.io/name, which the Service selects.
+	Name string
+	// Namespace is where the controller runs: its ServiceAccount, Deployment
+	// and Service.
+	Namespace string
+	// Image is the container's image; Command and Args run the controller in
+	// it (the Args of `kubewire run foo -n NS` are "run", "foo", "-n", "NS").
+	// The metrics address, and --leader-elect with Replicas over 1, are
+	// appended here.
+	Image   string
+	Command []string
+	Args    []string
+	// Replicas of the Deployment; 0 means 1. Over 1, "--leader-elect" is
+	// appended to Args unless Sharded says the replicas share the work.
+	Replicas int
+	Sharded  bool
+	// MetricsPort is where the metrics server listens on every interface;
+	// 0 means 8080.
+	MetricsPort int
+	// Permissions are what RBAC grants the ServiceAccount (rbac.Objects):
+	// Manager.Permissions().All() after a run that did the whole job.
+	Permissions []rbac.Access
+	// CRDs are CustomResourceDefinitions, each as JSON, written first: the
+	// resources the controller reconciles must be served before it starts.
+	CRDs [][]byte
+}
+
+// Objects returns what deploys the controller, in the order to apply it:
+// the CRDs, the ServiceAccount, the RBAC objects (rbac.Objects), the
+// Deployment and the metrics Service. A CRD is a *yaml.Node, in its JSON's
+// key order; the others are the types of this package and of rbac, which
+// encode to YAML and to JSON alike.
+func Objects(o Options) ([]any, error) {
+	o = o.withDefaults()
+	var out []any
+	for i, crd := range o.CRDs {
+		var n yaml.Node
+		if err := yaml.Unmarshal(crd, &n); err != nil {
+			return nil, fmt.Errorf("manifests: CRD %d: %w", i, err)
+		}
+		blockStyle(&n)
+		out = append(out, &n)
+	}
+	labels := map[string]string{"app.kubernetes.io/name": o.Name}
+	meta := rbac.ObjectMeta{Name: o.Name, Namespace: o.Namespace, Labels: labels}
+	out = append(out, &ServiceAccount{TypeMeta: rbac.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, Metadata: meta})
+	out = append(out, rbac.Objects(o.Name, rbac.ServiceAccount{Name: o.Name, Namespace: o.Namespace}, o.Permissions)...)
+	out = append(out, deployment(o, meta), service(o))
+	return out, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Replicas <= 0 {
+		o.Replicas = 1
+	}
+	if o.MetricsPort == 0 {
+		o.MetricsPort = 8080
+	}
+	return o
+}
+
+// MetricsAddr is the --metrics-addr the container is given: every interface,
+// so that the kubelet's probes and a scrape reach it (metrics.Listen takes a
+// bare ":PORT" as loopback).
+func (o Options) MetricsAddr() string {
+	return "0.0.0.0:" + strconv.Itoa(o.withDefaults().MetricsPort)
+}
+
+// args are the container's arguments: the caller's, the metrics address, and
+// leader election where several replicas would otherwise all reconcile.
+func (o Options) args() []string {
+	args := append(append([]string(nil), o.Args...), "--metrics-addr", o.MetricsAddr())
+	if o.Replicas > 1 && !o.Sharded && !contains(args, "--leader-elect") {
+		args = append(args, "--leader-elect")
+	}
+	return args
+}
+
+// Write writes objs as one YAML stream, after header (comment lines, each
+// prefixed with "# " here), a document each.
+func Write(w io.Writer, header []string, objs ...any) error {
+	var b bytes.Buffer
+	for _, h := range header {
+		b.WriteString("# " + h + "\n")
+	}
+	if err := rbac.WriteYAML(&b, objs...); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// blockStyle makes n, read from JSON, print as block YAML: mappings and
+// sequences unfolded, strings quoted only where YAML needs it.
+func blockStyle(n *yaml.Node) {
+	n.Style = 0
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package rbac
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Rule is one RBAC PolicyRule: verbs on resources of one API group.
+type Rule struct {
+	APIGroups []string `json:"apiGroups" yaml:"apiGroups,flow"`
+	Resources []string `json:"resources" yaml:"resources,flow"`
+	Verbs     []string `json:"verbs" yaml:"verbs,flow"`
+}
+
+// Scope is the rules of one namespace — a Role's — or, Namespace "", the
+// cluster's: a ClusterRole's.
+type Scope struct {
+	Namespace string
+	Rules     []Rule
+}
+
+// Scopes splits accesses by where they apply, and merges each part into
+// rules (Rules): the cluster's first, if any, then each namespace's in order.
+func Scopes(accesses []Access) []Scope {
+	byNS := map[string][]Access{}
+	for _, a := range accesses {
+		byNS[a.Namespace] = append(byNS[a.Namespace], a)
+	}
+	var out []Scope
+	for ns, as := range byNS {
+		out = append(out, Scope{Namespace: ns, Rules: Rules(as)})
+	}
+	slices.SortFunc(out, func(a, b Scope) int { return cmp.Compare(a.Namespace, b.Namespace) })
+	return out
+}
+
+// Rules merges accesses (of one scope: their namespaces are not looked at)
+// into as few rules as kubectl would print for them: the verbs of each group's
+// resource gathered and sorted, then the resources of one group that have the
+// same verbs in one rule, sorted. Rules are ordered by group, then by their
+// first resource.
+func Rules(accesses []Access) []Rule {
+	type groupResource struct{ group, resource string }
+	verbs := map[groupResource][]string{}
+	for _, a := range accesses {
+		gr := groupResource{a.Group, a.resource()}
+		if !slices.Contains(verbs[gr], a.Verb) {
+			verbs[gr] = append(verbs[gr], a.Verb)
+		}
+	}
+	type groupVerbs struct{ group, verbs string }
+	merged := map[groupVerbs]*Rule{}
+	for gr, vs := range verbs {
+		slices.Sort(vs)
+		key := groupVerbs{gr.group, strings.Join(vs, ",")}
+		r := merged[key]
+		if r == nil {
+			r = &Rule{APIGroups: []string{gr.group}, Verbs: vs}
+			merged[key] = r
+		}
+		r.Resources = append(r.Resources, gr.resource)
+	}
+	out := make([]Rule, 0, len(merged))
+	for _, r := range merged {
+		slices.Sort(r.Resources)
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b Rule) int {
+		return cmp.Or(cmp.Compare(a.APIGroups[0], b.APIGroups[0]), cmp.Compare(a.Resources[0], b.Resources[0]))
+	})
+	return out
+}
