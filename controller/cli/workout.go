@@ -133,7 +133,12 @@ func fieldIs(o *apiclient.Object, want string, path ...string) bool {
 }
 
 // fooCRD is the CustomResourceDefinition of Foo that manifests prints and the
-// foo workout stores. It is the one place the command takes it from: the
-// hand-written foo.CRD today; a CRD built from the Go type (issue 40, item 1)
-// replaces this one line.
-func fooCRD() []byte { return []byte(foo.CRD) }
+// foo workout stores, as JSON: the one built from Foo's Go type (foo.CRD,
+// controller/crd), the same that run foo --install-crd applies.
+func fooCRD() []byte {
+	data, err := json.Marshal(foo.CRD())
+	if err != nil {
+		panic(fmt.Sprintf("foo's CRD does not encode: %v", err)) // a programmer's error: the type is fixed
+	}
+	return data
+}
