@@ -230,6 +230,15 @@ func answer(t *testing.T, code int, body []byte) *webhook.AdmissionResponse {
 	if got, want := review.APIVersion+" "+review.Kind, "admission.k8s.io/v1 AdmissionReview"; got != want {
 		t.Fatalf("answered a %s, want a %s", got, want)
 	}
+	// admission/v1 names the refusal's Status "status"; under any other
+	// name the API server reads a refusal "without explanation".
+	var wire struct {
+		Response map[string]json.RawMessage `json:"response"`
+	}
+	json.Unmarshal(body, &wire)
+	if _, ok := wire.Response["status"]; !review.Response.Allowed && !ok {
+		t.Fatalf("a refusal without a member \"status\": %s", body)
+	}
 	return review.Response
 }
 

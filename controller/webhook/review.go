@@ -50,8 +50,9 @@ type AdmissionResponse struct {
 	UID     string `json:"uid"`
 	Allowed bool   `json:"allowed"`
 	// Result says why a request is refused: its message and code are what
-	// the client that wrote the object reads.
-	Result *apiclient.Status `json:"result,omitempty"`
+	// the client that wrote the object reads. (Its JSON name is "status",
+	// as admission/v1 spells it.)
+	Result *apiclient.Status `json:"status,omitempty"`
 	// Patch is an RFC 6902 JSON patch to the object (a mutating webhook's),
 	// PatchType "JSONPatch" beside it.
 	Patch            []byte            `json:"patch,omitempty"`
