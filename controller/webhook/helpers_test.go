@@ -160,13 +160,18 @@ func serveOn(t *testing.T, api *apitest.Server, client *apiclient.Client, opts w
 	case err := <-done:
 		t.Fatalf("Run: %v", err)
 	}
+	return &served{Server: s, api: api, client: client, http: httpClientFor(t, s.CABundle())}
+}
+
+// httpClientFor is an HTTP client that trusts the CA ca (PEM).
+func httpClientFor(t *testing.T, ca []byte) *http.Client {
 	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(s.CABundle()) {
+	if !pool.AppendCertsFromPEM(ca) {
 		t.Fatal("the CA bundle holds no certificate")
 	}
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	t.Cleanup(hc.CloseIdleConnections)
-	return &served{Server: s, api: api, client: client, http: hc}
+	return hc
 }
 
 // post sends body to path and returns the status code and the body answered.

@@ -244,6 +244,12 @@ func (s *Server) Run(ctx context.Context) error {
 	return nil
 }
 
+// ServeHTTP answers one request as the running server does (the reviews,
+// /readyz), with its bounds on the body and on reviews at once; the
+// connection bounds are Run's. It lets a test, or a server of your own,
+// call the webhooks without TLS.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
 // Ready says whether the server serves, its configurations applied: what
 // its /readyz and, with New, the Manager's /readyz answer.
 func (s *Server) Ready() error {
