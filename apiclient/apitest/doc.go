@@ -121,7 +121,6 @@
 //     (JSON only — which is YAML — for apply too), watch of a Pod list from a
 //     version kube-apiserver v1.37 still has in etcd but not in its cache
 //     (apitest answers from its history; the harness does not compare it).
-//
 //  9. No webhooks, no conversion. ValidatingWebhookConfigurations and
 //     MutatingWebhookConfigurations are stored like any object and never
 //     called: a write the cluster's webhook would refuse or default is
