@@ -54,7 +54,7 @@ var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apic
 // beneath a controller (informer; lease, and on it leaderelection and
 // sharding), the reconcile loop and the Manager (controller), the toolkit a
 // Reconciler uses (events, status, finalizer) and an operator installs with
-// (crd), the live page, the example
+// (crd) or serves beside its controllers (webhook), the live page, the example
 // controllers, the explorer their tests run (perturb, test-only), and the
 // command (cli), which wires them all. A package missing from this table is an
 // error: a new package takes its place in the layers on purpose.
@@ -74,6 +74,7 @@ var controllerMayImport = map[string][]string{
 	"controller/sharding":              {"controller/informer", "controller/lease", "controller/metrics"},
 	"controller":                       {"controller/trace", "controller/pipeline", "controller/metrics", "controller/events", "controller/rbac", "controller/informer", "controller/leaderelection", "controller/sharding"},
 	"controller/finalizer":             {"controller"},
+	"controller/webhook":               {"controller", "controller/crd", "controller/metrics"},
 	"controller/live":                  {"controller/trace", "controller/pipeline", "controller/metrics"},
 	"controller/live/livetest":         nil,
 	"controller/foo":                   {"controller", "controller/informer", "controller/events", "controller/status", "controller/finalizer", "controller/crd"},

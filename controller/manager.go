@@ -56,6 +56,7 @@ type Manager struct {
 	shardedRes  map[string]bool             // resource/version of each For, with sharding
 	recorders   map[string]*events.Recorder // by reportingController
 	runners     []namedRunner
+	readyChecks []namedCheck // AddReadyCheck's, in the order added
 	controllers []*Controller
 	elector     *leaderelection.Elector
 	sharder     *sharding.Sharder
@@ -213,6 +214,24 @@ func (m *Manager) AddRunner(name string, r informer.Runner) {
 	if m.running != nil {
 		m.running.start(name, r.Run)
 	}
+}
+
+// namedCheck is something AddReadyCheck was given.
+type namedCheck struct {
+	name  string
+	check func() error
+}
+
+// AddReadyCheck makes /readyz (Ready) depend on check too: the replica is not
+// ready while it returns an error, which Ready names as "name: error". It is
+// for what runs beside the controllers and must be up before the replica
+// takes traffic — a webhook server (controller/webhook) with its certificate
+// loaded and its configurations applied. check is called on every probe, from
+// the probe's goroutine: it must be quick and safe for concurrent use.
+func (m *Manager) AddReadyCheck(name string, check func() error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.readyChecks = append(m.readyChecks, namedCheck{name, check})
 }
 
 // hasStopped reports whether Run has returned.

@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// Ready is what /readyz answers: ready when every informer has synced and, with
+// Ready is what /readyz answers: ready when every informer has synced, every
+// check AddReadyCheck was given passes and, with
 // leader election, the Lease could be read or written at the latest tries, or,
 // with sharding, the replica serves its ranges; the string says the replica's
 // role: "leader" or "standby" with leader election, the ranges served and by
@@ -65,11 +66,16 @@ func (m *Manager) ready() (string, error) {
 		}
 	}
 	m.mu.Lock()
-	informers := slices.Clone(m.order)
+	informers, checks := slices.Clone(m.order), slices.Clone(m.readyChecks)
 	m.mu.Unlock()
 	for _, inf := range informers {
 		if !inf.HasSynced() {
 			return "", fmt.Errorf("informer %s has not synced", inf.Name())
+		}
+	}
+	for _, c := range checks {
+		if err := c.check(); err != nil {
+			return "", fmt.Errorf("%s: %w", c.name, err)
 		}
 	}
 	if m.sharder != nil {

@@ -225,3 +225,19 @@ func TestManager_serves_reconcile_durations_and_outcomes(t *testing.T) {
 		}
 	}
 }
+
+// A runner the Manager cannot see inside (a webhook server) joins /readyz
+// through AddReadyCheck: the replica is not ready while the check fails, and
+// the check's name says why.
+func TestManager_is_not_ready_while_a_ready_check_fails(t *testing.T) {
+	m := newTestManager(t, controller.ManagerOptions{})
+	failing := errors.New("no certificate yet")
+	m.AddReadyCheck("webhooks", func() error { return failing })
+	if _, err := m.Ready(); err == nil || !strings.Contains(err.Error(), "webhooks: no certificate yet") {
+		t.Fatalf("Ready with a failing check: %v", err)
+	}
+	failing = nil
+	if _, err := m.Ready(); err != nil {
+		t.Fatalf("Ready with the check passing: %v", err)
+	}
+}

@@ -96,8 +96,9 @@
 // map keys, int-or-string with anyOf — with two differences: a pointer,
 // slice or map without omitempty is optional here (controller-gen makes it
 // required unless marked +optional), and apiVersion and kind are left to the
-// server. CEL rules (x-kubernetes-validations), embedded resources and
-// conversion webhooks are not offered.
+// server. CEL rules (x-kubernetes-validations) and embedded resources
+// are not offered. A CRD of several versions converts through a webhook of
+// package controller/webhook, which sets Spec.Conversion.
 //
 // kube-rs derives the same thing at compile time: #[derive(CustomResource)]
 // with #[kube(group, version, kind, status, scale, printcolumn, shortname)]

@@ -25,6 +25,39 @@ type Spec struct {
 	Names    Names     `json:"names"`
 	Scope    string    `json:"scope"` // "Namespaced" or "Cluster"
 	Versions []Version `json:"versions"`
+	// Conversion says how the server converts an object between versions:
+	// nil or strategy None changes only apiVersion; strategy Webhook calls a
+	// conversion webhook (package controller/webhook sets it).
+	Conversion *Conversion `json:"conversion,omitempty"`
+}
+
+// Conversion is a CRD's spec.conversion.
+type Conversion struct {
+	Strategy string             `json:"strategy"` // "None" or "Webhook"
+	Webhook  *WebhookConversion `json:"webhook,omitempty"`
+}
+
+// WebhookConversion is where the server sends a ConversionReview, and the
+// versions of ConversionReview the webhook reads ("v1").
+type WebhookConversion struct {
+	ClientConfig             *ClientConfig `json:"clientConfig,omitempty"`
+	ConversionReviewVersions []string      `json:"conversionReviewVersions"`
+}
+
+// ClientConfig reaches a webhook: by URL, or by a Service in the cluster, and
+// trusts the certificate authorities in CABundle (PEM).
+type ClientConfig struct {
+	URL      string            `json:"url,omitempty"`
+	Service  *ServiceReference `json:"service,omitempty"`
+	CABundle []byte            `json:"caBundle,omitempty"`
+}
+
+// ServiceReference names a Service, its port (443 when nil) and the path.
+type ServiceReference struct {
+	Namespace string  `json:"namespace"`
+	Name      string  `json:"name"`
+	Path      *string `json:"path,omitempty"`
+	Port      *int32  `json:"port,omitempty"`
 }
 
 // Names are the names the resource is known by, all from its apiclient.Resource.
