@@ -132,8 +132,8 @@ func (b *Builder) Complete(r Reconciler) (*Controller, error) {
 	if r == nil {
 		b.fail(errors.New("no Reconciler"))
 	}
-	if b.err == nil && b.m.hasStopped() {
-		b.fail(errors.New("the Manager has stopped: nothing would run it"))
+	if b.err == nil {
+		b.fail(b.m.claim(b.name)) // before anything is built: a refused Complete registers nothing
 	}
 	if b.err != nil {
 		return nil, fmt.Errorf("controller %s: %w", b.name, b.err)
@@ -149,6 +149,7 @@ func (b *Builder) Complete(r Reconciler) (*Controller, error) {
 		c.watch(b.m.informer(w.res, w.sel), w, 0)
 	}
 	if err := b.m.add(c); err != nil {
+		b.m.release(b.name)
 		return nil, fmt.Errorf("controller %s: %w", b.name, err)
 	}
 	return c, nil

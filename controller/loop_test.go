@@ -178,6 +178,27 @@ func TestController_completed_after_the_Manager_stopped_is_an_error(t *testing.T
 	}
 }
 
+// A second controller with a name the Manager has is an error from Complete,
+// and nothing of it is built: no handler on an informer, no informer of its
+// own, no metric (issue 36: the Manager panicked registering its workqueue's
+// metrics twice, after it had appended the controller). The first runs on.
+func TestController_a_second_controller_of_the_same_name_is_an_error(t *testing.T) {
+	m := newTestManager(t, controller.ManagerOptions{})
+	_, err := controller.New(m.Manager, "same", controller.Options{}).For(apiclient.Pods).Complete(newLog(nil))
+	must(t, err)
+	_, err = controller.New(m.Manager, "same", controller.Options{}).For(apiclient.ConfigMaps).Complete(newLog(nil))
+	if err == nil || !strings.Contains(err.Error(), `a controller named "same" was added to this Manager already`) {
+		t.Fatalf("the second Complete: %v, want an error naming the name taken", err)
+	}
+	page := scrape(t, m.Registry())
+	if n := strings.Count(page, `workqueue_depth{name="same"}`); n != 1 {
+		t.Fatalf("workqueue_depth{name=\"same\"} on the page %d times, want 1:\n%s", n, page)
+	}
+	if strings.Contains(page, `informer="configmaps"`) {
+		t.Fatalf("the refused controller's informer was made:\n%s", page)
+	}
+}
+
 // requeuer asks to be requeued a few times, then is done.
 type requeuer struct {
 	left  int

@@ -58,6 +58,7 @@ type Manager struct {
 	runners     []namedRunner
 	readyChecks []namedCheck // AddReadyCheck's, in the order added
 	controllers []*Controller
+	names       map[string]bool // the controllers' names, taken by Complete before it builds anything
 	elector     *leaderelection.Elector
 	sharder     *sharding.Sharder
 	// running is Run's group while Run runs: informers added late start in it.
@@ -234,11 +235,31 @@ func (m *Manager) AddReadyCheck(name string, check func() error) {
 	m.readyChecks = append(m.readyChecks, namedCheck{name, check})
 }
 
-// hasStopped reports whether Run has returned.
-func (m *Manager) hasStopped() bool {
+// claim takes name for a controller Complete is about to build, or says why
+// it cannot: the Manager has stopped, or another controller has the name (it
+// labels the metrics and the logs, so two would mix). Nothing is built or
+// registered before the claim, so a refused Complete leaves the Manager as it
+// was; release gives the name back when the build fails after it.
+func (m *Manager) claim(name string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.stopped
+	switch {
+	case m.stopped:
+		return errors.New("the Manager has stopped: nothing would run it")
+	case m.names[name]:
+		return fmt.Errorf("a controller named %q was added to this Manager already: names label its metrics and logs, give each its own", name)
+	}
+	if m.names == nil {
+		m.names = map[string]bool{}
+	}
+	m.names[name] = true
+	return nil
+}
+
+func (m *Manager) release(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.names, name)
 }
 
 // add registers a controller Complete built; it runs while the manager leads
