@@ -2,7 +2,6 @@ package controller
 
 import (
 	"net/url"
-	"strings"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/trace"
@@ -20,54 +19,36 @@ func traceWrites(emit func(trace.Event)) (sent, answered func(apiclient.RequestI
 			if r.Verb == "GET" {
 				return
 			}
-			resource, key := objectOf(r.URL)
+			resource, key := objectOf(r)
 			emit(trace.Event{Stage: trace.Client, Verb: r.Verb, Resource: resource, Key: key, Outcome: outcome, Code: r.Code, Took: r.Took})
 		}
 	}
 	return hook("sent"), hook("answered")
 }
 
-// objectOf reads a request's resource and object key from its path:
-// /api/v1/namespaces/NS/RESOURCE/NAME[/SUBRESOURCE] or /apis/GROUP/VERSION/…, the
-// namespace left out for cluster-scoped ones. A collection (a POST) has no name:
-// the key is then the namespace alone.
-func objectOf(raw string) (resource, key string) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "?", "?"
+// objectOf is a request's resource ("pods", "pods/status") and object key
+// ("namespace/name", the name alone for cluster-scoped objects, the namespace
+// alone for a collection), as the client knew them when it made the request
+// (apiclient.RequestInfo): nothing is parsed back from the URL. A path parsed
+// back had no way to tell /api/v1/namespaces/demo/status (the status of the
+// namespace demo) from a resource "status" in demo. A request to no resource
+// (discovery) is named by its path.
+func objectOf(r apiclient.RequestInfo) (resource, key string) {
+	if r.Action == "" {
+		if u, err := url.Parse(r.URL); err == nil {
+			return u.Path, ""
+		}
+		return "?", ""
 	}
-	parts := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	resource = r.Resource.Name
+	if r.Subresource != "" {
+		resource += "/" + r.Subresource
+	}
 	switch {
-	case len(parts) >= 2 && parts[0] == "api":
-		parts = parts[2:]
-	case len(parts) >= 3 && parts[0] == "apis":
-		parts = parts[3:]
-	default:
-		return u.Path, ""
+	case r.Name == "":
+		return resource, r.Namespace
+	case r.Namespace == "":
+		return resource, r.Name
 	}
-	ns := ""
-	if len(parts) >= 3 && parts[0] == "namespaces" {
-		ns, parts = unescape(parts[1]), parts[2:]
-	}
-	if len(parts) == 0 {
-		return "namespaces", ns
-	}
-	resource = parts[0]
-	if len(parts) >= 3 {
-		resource += "/" + parts[2] // a subresource: pods/status
-	}
-	if len(parts) < 2 {
-		return resource, ns
-	}
-	if ns == "" {
-		return resource, unescape(parts[1])
-	}
-	return resource, ns + "/" + unescape(parts[1])
-}
-
-func unescape(s string) string {
-	if u, err := url.PathUnescape(s); err == nil {
-		return u
-	}
-	return s
+	return resource, r.Namespace + "/" + r.Name
 }
