@@ -2,6 +2,7 @@ package perturb
 
 import (
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -103,7 +104,11 @@ func (x *execution) run() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	x.ctx = ctx
-	h, stop := apitest.NewHandler(nil)
+	// The server draws uids and generated names from the seed: the same seed,
+	// the same names, and a controller that sorts by name does the same.
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], x.seed)
+	h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{Rand: rand.NewChaCha8(key)})
 	x.stopServer = stop
 	x.hist = newHistory(ctx, h)
 	x.net = newNetwork(h, x.hist)

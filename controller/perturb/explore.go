@@ -44,6 +44,7 @@ func Explore(t *testing.T, spec Spec) *Report {
 		return r
 	}
 	want := endState(ref.history, spec.Ignore)
+	refNames := identities(ref.history).replacer()
 	plans := plan(ref, spec)
 	if only != nil {
 		plans = []Perturbation{*only}
@@ -61,7 +62,7 @@ func Explore(t *testing.T, spec Spec) *Report {
 			}
 		}
 		if problem != "" {
-			r.Failures = append(r.Failures, Failure{Perturbation: p, About: about(p, ref), Problem: problem, Story: around(out.story, out.at)})
+			r.Failures = append(r.Failures, Failure{Perturbation: p, About: refNames.Replace(about(p, ref)), Problem: problem, Story: around(out.story, out.at)})
 		}
 	}
 	return r
