@@ -22,9 +22,20 @@ func (x *execution) absorb() bool {
 	return x.checkInvariants()
 }
 
-// noteWatched remembers which collections the processes list and watch.
+// noteWatched remembers which collections the processes list and watch, and
+// which they read at resourceVersion "0" (what a lagging server serves from
+// any version it has).
 func (x *execution) noteWatched(c *call) {
-	if c.req.Method != "GET" || c.t.name != "" {
+	if c.req.Method != "GET" {
+		return
+	}
+	if c.req.URL.Query().Get("resourceVersion") == "0" {
+		if x.out.atZero == nil {
+			x.out.atZero = map[string]bool{}
+		}
+		x.out.atZero[c.t.coll()] = true
+	}
+	if c.t.name != "" {
 		return
 	}
 	for _, w := range x.out.watched {
@@ -72,8 +83,7 @@ func (x *execution) letGo() bool {
 	return x.liftLag() || held
 }
 
-// liftLag lifts the current process's stale view once it is idle: its watches
-// catch up.
+// liftLag lifts the current process's stale view: its watches catch up.
 func (x *execution) liftLag() bool {
 	l := x.cur.lag
 	x.net.mu.Lock()
@@ -88,6 +98,27 @@ func (x *execution) liftLag() bool {
 	return lift
 }
 
+// lagEnds is when the current process's stale view lifts on its own clock;
+// ok is false when there is none left to lift.
+func (x *execution) lagEnds() (at time.Time, ok bool) {
+	l := x.cur.lag
+	x.net.mu.Lock()
+	defer x.net.mu.Unlock()
+	if l == nil || l.lifted {
+		return time.Time{}, false
+	}
+	return l.until, true
+}
+
+// liftDue lifts the stale view once its time has come, whatever the process
+// is doing.
+func (x *execution) liftDue() bool {
+	if at, ok := x.lagEnds(); ok && !time.Now().Before(at) {
+		return x.liftLag()
+	}
+	return false
+}
+
 // restart crashes the current process and starts a fresh one, with the
 // perturbation's stale view for Stale.
 func (x *execution) restart() bool {
@@ -100,7 +131,7 @@ func (x *execution) restart() bool {
 	}
 	var l *lag
 	if x.plan.Kind == Stale {
-		l = &lag{coll: x.plan.Coll, rv: x.hist.version(x.plan.Version), v: x.plan.Version}
+		l = &lag{coll: x.plan.Coll, rv: x.hist.version(x.plan.Version), v: x.plan.Version, until: time.Now().Add(x.spec.Lag)}
 	}
 	if err := x.start(l); err != nil {
 		x.fail("%v", err)

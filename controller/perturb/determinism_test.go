@@ -23,10 +23,13 @@ func TestReports_are_the_same_run_after_run(t *testing.T) {
 		for _, fixed := range []bool{false, true} {
 			twin := map[bool]string{false: "", true: " fixed"}[fixed]
 			specs["backup"+twin], specs["catalog"+twin], specs["registrar"+twin] = backupSpec(fixed), catalogSpec(fixed), registrarSpec(fixed)
-			specs["greeter"+twin], specs["sweeper"+twin], specs["starter"+twin] = greeterSpec(fixed), sweeperSpec(fixed), starterSpec(fixed)
+			specs["greeter"+twin], specs["sweeper"+twin+" by list"], specs["starter"+twin] = greeterSpec(fixed), sweeperSpec(map[bool]confirm{false: trustCache, true: listThem}[fixed]), starterSpec(fixed)
 			specs["quota"+twin], specs["pool"+map[bool]string{false: " unguarded", true: ""}[fixed]] = quotaSpec(fixed), poolSpec(fixed)
 		}
-		specs["foo"], specs["podrestart"] = fooSpec(), podrestartSpec()
+		specs["foo"], specs["podrestart"], specs["sweeper fixed by get"] = fooSpec(), podrestartSpec(), sweeperSpec(getIt)
+		atZero := fooSpec()
+		atZero.FirstListAtZero = true
+		specs["foo at zero"] = atZero
 	}
 	for _, name := range slices.Sorted(maps.Keys(specs)) {
 		spec := specs[name]

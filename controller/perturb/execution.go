@@ -63,9 +63,10 @@ type execution struct {
 // outcome is what an execution leaves behind: plain values, read after the
 // bubble is gone.
 type outcome struct {
-	writes  []point  // every write of a process, in order
-	events  []point  // every watch event a process was delivered, in order
-	watched []string // the collections processes listed or watched
+	writes  []point         // every write of a process, in order
+	events  []point         // every watch event a process was delivered, in order
+	watched []string        // the collections processes listed or watched
+	atZero  map[string]bool // the collections processes read at resourceVersion "0"
 	history []change
 	problem string            // empty when every check passed
 	failing map[string]string // key → how its last Reconcile failed, for keys whose last one did
@@ -172,6 +173,10 @@ func (x *execution) settle(last bool) bool {
 		if !x.absorb() {
 			return false
 		}
+		if x.liftDue() {
+			x.lastActive = time.Now()
+			continue
+		}
 		if x.crashDue {
 			x.crashDue = false
 			if !x.restart() {
@@ -190,10 +195,14 @@ func (x *execution) settle(last bool) bool {
 			x.fail("not idle %s after it began", x.spec.Converge)
 			return false
 		}
+		wake := x.lastActive.Add(x.spec.Quiet)
+		if at, ok := x.lagEnds(); ok && at.Before(wake) {
+			wake = at
+		}
 		select {
 		case <-x.net.arrived:
 			continue
-		case <-time.After(time.Until(x.lastActive.Add(x.spec.Quiet))):
+		case <-time.After(time.Until(wake)):
 		}
 		if time.Since(x.lastActive) < x.spec.Quiet {
 			continue

@@ -9,8 +9,11 @@ import (
 // write is a point for a crash and for each API fault; every watch event
 // delivered, for a cut and a 410; every state of a watched object that a later
 // change replaced, for a coalesce; and every crash point, with every earlier
-// state of each watched collection, for a stale view. In the order of Kinds,
-// then of the points.
+// state of each watched collection, for a stale view — the oldest one alone
+// for a collection the reference never read at resourceVersion "0", since
+// only such a read shows the lag's version (a consistent read shows none, a
+// read not older than what the process has seen shows none after a restart,
+// and a watch holds at whichever). In the order of Kinds, then of the points.
 func plan(ref outcome, spec Spec) []Perturbation {
 	var out []Perturbation
 	for _, kind := range spec.Kinds {
@@ -34,7 +37,13 @@ func plan(ref outcome, spec Spec) []Perturbation {
 		case Stale:
 			for k, w := range ref.writes {
 				for _, coll := range ref.watched {
-					for _, v := range staleVersions(ref.history, coll, w.version) {
+					vs := staleVersions(ref.history, coll, w.version)
+					if !ref.atZero[coll] && len(vs) > 1 {
+						// Nothing reads it at "0": the lag's version
+						// changes nothing (its watches hold all the same).
+						vs = vs[:1]
+					}
+					for _, v := range vs {
 						out = append(out, Perturbation{Kind: Stale, Write: k + 1, Coll: coll, Version: v})
 					}
 				}

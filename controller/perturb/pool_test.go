@@ -115,7 +115,5 @@ func poolSpec(guard bool) perturb.Spec {
 }
 
 func TestPool_deletes_surplus_generated_names_by_name_and_passes(t *testing.T) {
-	spec := poolSpec(true)
-	spec.Kinds = []perturb.Kind{perturb.Crash, perturb.Down, perturb.Coalesce, perturb.Conflict, perturb.Throttle, perturb.Unavailable, perturb.Internal, perturb.Timeout, perturb.Cut, perturb.Expire}
-	passes(t, perturb.Explore(t, spec))
+	passes(t, perturb.Explore(t, poolSpec(true)))
 }
