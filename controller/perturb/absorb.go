@@ -80,6 +80,7 @@ func (x *execution) letHoldsGo() bool { return x.releaseHolds(true) }
 // letGo ends what the perturbation still holds back: a held watch, a lag.
 func (x *execution) letGo() bool {
 	held := x.releaseHolds(true)
+	held = x.releaseLate(false) || held
 	return x.liftLag() || held
 }
 
@@ -98,9 +99,13 @@ func (x *execution) liftLag() bool {
 	return lift
 }
 
-// lagEnds is when the current process's stale view lifts on its own clock;
-// ok is false when there is none left to lift.
+// lagEnds is when the current process's stale view, or the watch a Late
+// perturbation holds, lifts on its own clock; ok is false when there is none
+// left to lift.
 func (x *execution) lagEnds() (at time.Time, ok bool) {
+	if !x.lateUntil.IsZero() {
+		return x.lateUntil, true
+	}
 	l := x.cur.lag
 	x.net.mu.Lock()
 	defer x.net.mu.Unlock()
@@ -113,10 +118,49 @@ func (x *execution) lagEnds() (at time.Time, ok bool) {
 // liftDue lifts the stale view once its time has come, whatever the process
 // is doing.
 func (x *execution) liftDue() bool {
+	if x.releaseLate(true) {
+		return true
+	}
 	if at, ok := x.lagEnds(); ok && !time.Now().Before(at) {
 		return x.liftLag()
 	}
 	return false
+}
+
+// holdLate holds c's process's watches of c's collection from c's write on
+// (Late), until Spec.Lag has passed or the process is idle.
+func (x *execution) holdLate(c *call) {
+	x.fire()
+	x.lateUntil = time.Now().Add(x.spec.Lag)
+	x.net.mu.Lock()
+	for _, s := range x.net.streams {
+		if s.proc == c.proc && s.t.coll() == c.t.coll() {
+			s.late = true
+		}
+	}
+	x.net.mu.Unlock()
+	x.say(c.proc, "✂ its watch of %s holds the event of write %d back", c.t.coll(), c.nth)
+}
+
+// releaseLate lets the watches a Late perturbation holds go: with due, only
+// once their time has come.
+func (x *execution) releaseLate(due bool) bool {
+	if x.lateUntil.IsZero() || due && time.Now().Before(x.lateUntil) {
+		return false
+	}
+	x.lateUntil = time.Time{}
+	var coll string
+	x.net.mu.Lock()
+	for _, s := range x.net.streams {
+		if s.late {
+			s.late, coll = false, s.t.coll()
+		}
+	}
+	x.net.mu.Unlock()
+	if coll != "" {
+		x.say(x.cur, "its watch of %s catches up", coll)
+	}
+	return true
 }
 
 // restart crashes the current process and starts a fresh one, with the

@@ -42,6 +42,9 @@
 //	               not older than a version the process has seen, a watch: lag.go),
 //	               what it could not (a read with no resourceVersion) is not; then
 //	               its watches catch up, change by change
+//	late/k         write k is answered, and its watch event held back: the process's
+//	               watches of that collection hold for Spec.Lag (or until it is idle),
+//	               past the next Reconcile — the staleness guard's case
 //	coalesce/C/K@v the state of object K written at version v is never seen: C's watch
 //	               holds from that event until K changes again, then ends with 410
 //	               Expired, and the Reflector's relist shows the later state only
@@ -111,7 +114,9 @@
 // default) is left as the controller has it, since it is part of what is
 // tested: within one process it keeps a Reconcile from acting on a cache that
 // has not yet shown the controller's own writes. A worker the guard sends
-// back is not held (finish), and its skip is not told in the story.
+// back is not held (finish), and its skip is not told in the story. Late
+// explores its case (pool_test.go: a Pool that counts its Pods in its cache
+// passes with the guard, and makes them twice without it).
 //
 // # Reading a report
 //
@@ -227,8 +232,9 @@
 //     not at the test timeout.
 //   - What is not explored: two faults in one execution, crashes at points
 //     other than writes and steps, several replicas (leader election and
-//     sharding are refused), a watch event late after a write (the worker
-//     waits for it: see How an execution runs).
+//     sharding are refused). A watch event late after a write is explored by
+//     Late alone: elsewhere the worker waits for it (see How an execution
+//     runs).
 //
 // # Compared with client-go, controller-runtime and Sieve
 //

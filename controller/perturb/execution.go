@@ -48,6 +48,7 @@ type execution struct {
 	let        *call     // let through since the last absorb
 	crashDue   bool      // the perturbation's write was answered: crash now
 	fired      bool      // the perturbation happened
+	lateUntil  time.Time // when the watches a Late perturbation holds go; zero: none held
 	lastActive time.Time // the last write or watch event
 	checkedAt  int64     // the version invariants were last checked at
 	state      objects   // the server's objects at checkedAt
@@ -207,7 +208,7 @@ func (x *execution) settle(last bool) bool {
 		if time.Since(x.lastActive) < x.spec.Quiet {
 			continue
 		}
-		if x.liftLag() || (last && x.letHoldsGo()) {
+		if x.liftLag() || x.releaseLate(false) || (last && x.letHoldsGo()) {
 			x.lastActive = time.Now()
 			continue
 		}

@@ -2,6 +2,7 @@ package perturb
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,12 @@ func plan(ref outcome, spec Spec) []Perturbation {
 			for k, w := range ref.writes {
 				if kind == Crash || faultFor(Perturbation{Kind: kind}, w) != nil {
 					out = append(out, Perturbation{Kind: kind, Write: k + 1})
+				}
+			}
+		case Late:
+			for k, w := range ref.writes {
+				if slices.Contains(ref.watched, w.coll) {
+					out = append(out, Perturbation{Kind: Late, Write: k + 1})
 				}
 			}
 		case Down:
@@ -153,6 +160,8 @@ func about(p Perturbation, ref outcome) string {
 		return "the process crashes right after " + write() + " is answered; a fresh one starts"
 	case Down:
 		return fmt.Sprintf("the process is stopped before step %d and a fresh one starts after it", p.Step)
+	case Late:
+		return "the watch event of " + write() + " is held back, past the next Reconcile, then delivered"
 	case Stale:
 		return fmt.Sprintf("the process crashes right after %s is answered; the fresh one's view of %s lags at v%d%s, then catches up",
 			write(), p.Coll, p.Version, before(ref.history, p.Coll, p.Version))
