@@ -122,8 +122,9 @@
 //
 // A report begins with what the reference did. A reference that fails by
 // itself — an invariant broken, no quiescence, or a key whose last Reconcile
-// returned an error (it has not converged) — is no oracle: the report says
-// why, with its story, and nothing is explored. Otherwise it gives, for each kind of
+// returned an error (it has not converged; a Terminal error is an end state,
+// not a failure) — is no oracle: the report says why, with its story, and
+// nothing is explored. Otherwise it gives, for each kind of
 // perturbation that failed, its first failure whole — what it did, what went
 // wrong, the command that replays it alone and the story around it — and the
 // others of that kind in one line each. A story is what the gate saw, one line
