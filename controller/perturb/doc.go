@@ -124,10 +124,13 @@
 // itself — an invariant broken, no quiescence, or a key whose last Reconcile
 // returned an error (it has not converged; a Terminal error is an end state,
 // not a failure) — is no oracle: the report says why, with its story, and
-// nothing is explored. Otherwise it gives, for each kind of
-// perturbation that failed, its first failure whole — what it did, what went
-// wrong, the command that replays it alone and the story around it — and the
-// others of that kind in one line each. A story is what the gate saw, one line
+// nothing is explored. Otherwise its first line names the kinds that found
+// something, and it gives, for each kind of perturbation that failed, its
+// first failure whole — what it did, what went wrong, the command that
+// replays it alone and the story around it — and the others of that kind in
+// one line each. The kind whose first failure's story is shortest, from the
+// perturbation to what went wrong, comes first: the clearest account of the
+// bug, whichever kind found it. A story is what the gate saw, one line
 // a hop, each prefixed with the process it is about:
 //
 //	step 3: delete buckets.example.com media/photos     the workload
@@ -149,7 +152,8 @@
 // while the Bucket exists, with a finalizer to take the key out when it goes.
 // Deleting, it does what many operators do: it removes the finalizer first,
 // "so that the deletion is not held up", then the key. Explore's report
-// (testdata/registrar.golden) begins:
+// (testdata/registrar.golden) has a 500 on the key's removal find it first,
+// then this crash:
 //
 //	FAIL crash/8: the process crashes right after write 8 (PATCH buckets.example.com media/photos) is answered; a fresh one starts
 //	  the end state differs from the reference's:
