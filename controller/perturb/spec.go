@@ -49,10 +49,10 @@ type Spec struct {
 	// Converge bounds how long (fake clock) the controller may take to become
 	// idle after a step, a restart or the start; 0 means 10 minutes.
 	Converge time.Duration
-	// Lag is how long (fake clock) a lagging view lags after the process it
-	// is shown to starts, at most: a watch cache catches up whatever the
-	// controller does. It lifts sooner if the process is idle (Quiet) first.
-	// 0 means 5 s.
+	// Lag is how long (fake clock) a lagging view lags at most — Stale's
+	// from the fresh process's start, Late's from the write — since a watch
+	// cache catches up whatever the controller does. It lifts sooner if the
+	// process is idle (Quiet) first. 0 means 5 s.
 	Lag time.Duration
 	// FirstListAtZero makes every informer's first list ask for
 	// resourceVersion "0", in pages (listwatch.Options.FirstListAtZero), as
