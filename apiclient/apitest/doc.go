@@ -108,9 +108,10 @@
 //     about three seconds first). Test: call Compact where the code under
 //     test must meet 410 Expired.
 //  6. Messages. A Status has the real reason, code and (for apply conflicts)
-//     causes, but its message is apitest's own. UIDs are random; names made
-//     from generateName end in hex. Test: match errors with the apiclient.Is…
-//     helpers, never by message.
+//     causes, but its message is apitest's own. UIDs are random, and names made
+//     from generateName end in hex, both drawn from crypto/rand unless
+//     NewHandlerWith is given a source (HandlerOptions.Rand). Test: match
+//     errors with the apiclient.Is… helpers, never by message.
 //  7. Versions. apitest is kube-apiserver v1.37: Pods have metadata.generation
 //     (servers before 1.35 give them none); a custom resource's status write
 //     owns only status in managedFields (1.32 also gives it the metadata it

@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"io"
 	"net/http"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -19,10 +20,31 @@ import (
 // controller/perturb runs every execution of a controller so, behind a
 // transport of its own.
 func NewHandler(clock apiclient.Clock) (h http.Handler, stop func()) {
-	if clock == nil {
-		clock = apiclient.RealClock{}
+	return NewHandlerWith(HandlerOptions{Clock: clock})
+}
+
+// HandlerOptions tune NewHandlerWith. The zero value is NewHandler(nil).
+type HandlerOptions struct {
+	// Clock times the watches' timeoutSeconds; nil means the real clock.
+	Clock apiclient.Clock
+	// Rand is what the server draws the uids and the suffixes of names made
+	// from generateName from; nil means crypto/rand. Give a seeded source
+	// (math/rand/v2's ChaCha8, say) and the same requests get the same names
+	// and uids, run after run: controller/perturb gives each execution one
+	// drawn from its seed. It is read with the server's lock held, so it need
+	// not be safe for concurrent use.
+	Rand io.Reader
+}
+
+// NewHandlerWith is NewHandler with the options above.
+func NewHandlerWith(o HandlerOptions) (h http.Handler, stop func()) {
+	if o.Clock == nil {
+		o.Clock = apiclient.RealClock{}
 	}
 	s := &Server{}
-	s.live.init(clock)
+	s.live.init(o.Clock)
+	if o.Rand != nil {
+		s.live.rand = o.Rand
+	}
 	return http.HandlerFunc(s.serveLive), s.live.close
 }

@@ -134,7 +134,7 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	name, _ := m["name"].(string)
 	if name == "" {
 		if gen, _ := m["generateName"].(string); gen != "" {
-			name = gen + randomSuffix()
+			name = gen + randomSuffix(l.rand)
 			m["name"] = name
 		}
 	}
@@ -150,7 +150,7 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
 			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
 	}
-	m["uid"] = randomUID()
+	m["uid"] = randomUID(l.rand)
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
 	sentRV := m["resourceVersion"]
 	for _, k := range []string{"resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"} {

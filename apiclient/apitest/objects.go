@@ -33,6 +33,7 @@ type liveState struct {
 	changed   chan struct{}  // closed and replaced on every write: wakes the watches
 	held      map[string]int // collection → holds: its watches send no changes (hold.go)
 	stopped   chan struct{}  // closed by close: ends every watch
+	rand      io.Reader      // uids and generated names (HandlerOptions.Rand)
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be
@@ -65,6 +66,7 @@ func (l *liveState) init(clock apiclient.Clock) {
 	l.residue = map[string]bool{}
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
+	l.rand = rand.Reader
 }
 
 func (l *liveState) close() {
@@ -199,16 +201,19 @@ func (l *liveState) kinds(t target) (kind, listKind string) {
 	return kind, listKind
 }
 
-func randomUID() string {
+// randomUID draws a uid from r; called with the server's lock held.
+func randomUID(r io.Reader) string {
 	b := make([]byte, 16)
-	rand.Read(b)
+	io.ReadFull(r, b)
 	h := hex.EncodeToString(b)
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
-func randomSuffix() string {
+// randomSuffix draws the end of a name made from generateName from r; called
+// with the server's lock held.
+func randomSuffix(r io.Reader) string {
 	b := make([]byte, 3)
-	rand.Read(b)
+	io.ReadFull(r, b)
 	return hex.EncodeToString(b)[:5]
 }
 

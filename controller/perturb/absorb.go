@@ -22,9 +22,20 @@ func (x *execution) absorb() bool {
 	return x.checkInvariants()
 }
 
-// noteWatched remembers which collections the processes list and watch.
+// noteWatched remembers which collections the processes list and watch, and
+// which they read at resourceVersion "0" (what a lagging server serves from
+// any version it has).
 func (x *execution) noteWatched(c *call) {
-	if c.req.Method != "GET" || c.t.name != "" {
+	if c.req.Method != "GET" {
+		return
+	}
+	if c.req.URL.Query().Get("resourceVersion") == "0" {
+		if x.out.atZero == nil {
+			x.out.atZero = map[string]bool{}
+		}
+		x.out.atZero[c.t.coll()] = true
+	}
+	if c.t.name != "" {
 		return
 	}
 	for _, w := range x.out.watched {
@@ -69,11 +80,11 @@ func (x *execution) letHoldsGo() bool { return x.releaseHolds(true) }
 // letGo ends what the perturbation still holds back: a held watch, a lag.
 func (x *execution) letGo() bool {
 	held := x.releaseHolds(true)
+	held = x.releaseLate(false) || held
 	return x.liftLag() || held
 }
 
-// liftLag lifts the current process's stale view once it is idle: its watches
-// catch up.
+// liftLag lifts the current process's stale view: its watches catch up.
 func (x *execution) liftLag() bool {
 	l := x.cur.lag
 	x.net.mu.Lock()
@@ -88,6 +99,70 @@ func (x *execution) liftLag() bool {
 	return lift
 }
 
+// lagEnds is when the current process's stale view, or the watch a Late
+// perturbation holds, lifts on its own clock; ok is false when there is none
+// left to lift.
+func (x *execution) lagEnds() (at time.Time, ok bool) {
+	if !x.lateUntil.IsZero() {
+		return x.lateUntil, true
+	}
+	l := x.cur.lag
+	x.net.mu.Lock()
+	defer x.net.mu.Unlock()
+	if l == nil || l.lifted {
+		return time.Time{}, false
+	}
+	return l.until, true
+}
+
+// liftDue lifts the stale view once its time has come, whatever the process
+// is doing.
+func (x *execution) liftDue() bool {
+	if x.releaseLate(true) {
+		return true
+	}
+	if at, ok := x.lagEnds(); ok && !time.Now().Before(at) {
+		return x.liftLag()
+	}
+	return false
+}
+
+// holdLate holds c's process's watches of c's collection from c's write on
+// (Late), until Spec.Lag has passed or the process is idle.
+func (x *execution) holdLate(c *call) {
+	x.fire()
+	x.lateUntil = time.Now().Add(x.spec.Lag)
+	x.net.mu.Lock()
+	for _, s := range x.net.streams {
+		if s.proc == c.proc && s.t.coll() == c.t.coll() {
+			s.late = true
+		}
+	}
+	x.net.mu.Unlock()
+	x.say(c.proc, "✂ its watch of %s holds the event of write %d back", c.t.coll(), c.nth)
+}
+
+// releaseLate lets the watches a Late perturbation holds go: with due, only
+// once their time has come.
+func (x *execution) releaseLate(due bool) bool {
+	if x.lateUntil.IsZero() || due && time.Now().Before(x.lateUntil) {
+		return false
+	}
+	x.lateUntil = time.Time{}
+	var coll string
+	x.net.mu.Lock()
+	for _, s := range x.net.streams {
+		if s.late {
+			s.late, coll = false, s.t.coll()
+		}
+	}
+	x.net.mu.Unlock()
+	if coll != "" {
+		x.say(x.cur, "its watch of %s catches up", coll)
+	}
+	return true
+}
+
 // restart crashes the current process and starts a fresh one, with the
 // perturbation's stale view for Stale.
 func (x *execution) restart() bool {
@@ -100,7 +175,7 @@ func (x *execution) restart() bool {
 	}
 	var l *lag
 	if x.plan.Kind == Stale {
-		l = &lag{coll: x.plan.Coll, rv: x.hist.version(x.plan.Version), v: x.plan.Version}
+		l = &lag{coll: x.plan.Coll, rv: x.hist.version(x.plan.Version), v: x.plan.Version, until: time.Now().Add(x.spec.Lag)}
 	}
 	if err := x.start(l); err != nil {
 		x.fail("%v", err)

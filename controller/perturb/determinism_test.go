@@ -1,7 +1,9 @@
 package perturb_test
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,15 +13,26 @@ import (
 
 // The same Spec and seed give the same report, run after run. Every golden
 // file checks that once a run against the report committed; this test runs
-// the backup example (whose Jobs have generated names) twice, and with
-// KUBEWIRE_PERTURB_RUNS=50, Foo's five-step exploration and the backup
-// example fifty times each.
+// the backup and pool examples (whose Jobs and Pods have generated names)
+// twice, and with KUBEWIRE_PERTURB_RUNS=N every shipped example, the buggy
+// ones and their twins, N times each.
 func TestReports_are_the_same_run_after_run(t *testing.T) {
-	runs, specs := 2, map[string]perturb.Spec{"backup": backupSpec(false)}
+	runs, specs := 2, map[string]perturb.Spec{"backup": backupSpec(false), "pool": poolSpec(true)}
 	if n, err := strconv.Atoi(os.Getenv("KUBEWIRE_PERTURB_RUNS")); err == nil && n > 1 {
-		runs, specs["foo"] = n, fooSpec()
+		runs = n
+		for _, fixed := range []bool{false, true} {
+			twin := map[bool]string{false: "", true: " fixed"}[fixed]
+			specs["backup"+twin], specs["catalog"+twin], specs["registrar"+twin] = backupSpec(fixed), catalogSpec(fixed), registrarSpec(fixed)
+			specs["greeter"+twin], specs["sweeper"+twin+" by list"], specs["starter"+twin] = greeterSpec(fixed), sweeperSpec(map[bool]confirm{false: trustCache, true: listThem}[fixed]), starterSpec(fixed)
+			specs["quota"+twin], specs["pool"+map[bool]string{false: " unguarded", true: ""}[fixed]] = quotaSpec(fixed), poolSpec(fixed)
+		}
+		specs["foo"], specs["podrestart"], specs["sweeper fixed by get"] = fooSpec(), podrestartSpec(), sweeperSpec(getIt)
+		atZero := fooSpec()
+		atZero.FirstListAtZero = true
+		specs["foo at zero"] = atZero
 	}
-	for name, spec := range specs {
+	for _, name := range slices.Sorted(maps.Keys(specs)) {
+		spec := specs[name]
 		first := perturb.Explore(t, spec).String()
 		for i := 2; i <= runs; i++ {
 			if got := perturb.Explore(t, spec).String(); got != first {

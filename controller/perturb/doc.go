@@ -36,9 +36,15 @@
 //	               reads the answer); caches, queues and memory are gone, and a fresh
 //	               process starts from Setup
 //	down/i         the process is stopped before step i and a fresh one starts after it
-//	stale/k/C@v    crash/k, and the fresh process's lists and watches of collection C
-//	               are served as they stood at version v, until it has done what it does
-//	               with that view; then they catch up, change by change
+//	stale/k/C@v    crash/k, and the fresh process's view of collection C lags at
+//	               version v, for Spec.Lag of fake time at most: what a lagging API
+//	               server could serve stale is (a read at resourceVersion "0", one
+//	               not older than a version the process has seen, a watch: lag.go),
+//	               what it could not (a read with no resourceVersion) is not; then
+//	               its watches catch up, change by change
+//	late/k         write k is answered, and its watch event held back: the process's
+//	               watches of that collection hold for Spec.Lag (or until it is idle),
+//	               past the next Reconcile — the staleness guard's case
 //	coalesce/C/K@v the state of object K written at version v is never seen: C's watch
 //	               holds from that event until K changes again, then ends with 410
 //	               Expired, and the Reflector's relist shows the later state only
@@ -58,8 +64,9 @@
 // collector would leave them (the test server has none), with what differs
 // between any two runs taken out: uids, resourceVersions, timestamps and
 // every string that reads as a time, generations and observedGenerations,
-// managedFields, names made from generateName, and the fields Spec.Ignore
-// names.
+// managedFields, and the fields Spec.Ignore names. Objects named from one
+// generateName are compared as a multiset, by content: which of two identical
+// Pods a controller deleted is nobody's business.
 //
 // # How an execution runs
 //
@@ -93,27 +100,37 @@
 // resourceVersion 1 (history.go): it is where a lagging view is served from
 // (lag.go), what invariants are checked on, and what the end state is read
 // from. Perturbations act at the gate and nowhere else, so the package
-// depends on no internals of apitest (it needs only apitest.NewHandler), nor
-// of the Manager: it sets ManagerOptions' Clock, Trace and Source, and the
+// depends on no internals of apitest (it needs only apitest.NewHandlerWith,
+// whose uids and generated names it draws from the seed), nor of the
+// Manager: it sets ManagerOptions' Clock, Trace and Source, and the
 // Reflectors it builds draw their jitter from the seed and list as the
-// Manager's do on apitest (streaming: apitest serves no /version for
-// ListCheapest to choose by).
+// Manager's do on a 1.33+ server (apitest is v1.37, but serves no /version
+// for ListCheapest to choose by): the first list is one LIST of the latest
+// state, a consistent read that no server serves stale, unless
+// Spec.FirstListAtZero asks for resourceVersion "0" as client-go's LIST does
+// (foo_test.go shows what that costs).
 //
 // The Manager's staleness guard (controller.Options.DisableStaleGuard; on by
 // default) is left as the controller has it, since it is part of what is
 // tested: within one process it keeps a Reconcile from acting on a cache that
 // has not yet shown the controller's own writes. A worker the guard sends
-// back is not held (finish), and its skip is not told in the story.
+// back is not held (finish), and its skip is not told in the story. Late
+// explores its case (pool_test.go: a Pool that counts its Pods in its cache
+// passes with the guard, and makes them twice without it).
 //
 // # Reading a report
 //
 // A report begins with what the reference did. A reference that fails by
 // itself — an invariant broken, no quiescence, or a key whose last Reconcile
-// returned an error (it has not converged) — is no oracle: the report says
-// why, with its story, and nothing is explored. Otherwise it gives, for each kind of
-// perturbation that failed, its first failure whole — what it did, what went
-// wrong, the command that replays it alone and the story around it — and the
-// others of that kind in one line each. A story is what the gate saw, one line
+// returned an error (it has not converged; a Terminal error is an end state,
+// not a failure) — is no oracle: the report says why, with its story, and
+// nothing is explored. Otherwise its first line names the kinds that found
+// something, and it gives, for each kind of perturbation that failed, its
+// first failure whole — what it did, what went wrong, the command that
+// replays it alone and the story around it — and the others of that kind in
+// one line each. The kind whose first failure's story is shortest, from the
+// perturbation to what went wrong, comes first: the clearest account of the
+// bug, whichever kind found it. A story is what the gate saw, one line
 // a hop, each prefixed with the process it is about:
 //
 //	step 3: delete buckets.example.com media/photos     the workload
@@ -135,7 +152,8 @@
 // while the Bucket exists, with a finalizer to take the key out when it goes.
 // Deleting, it does what many operators do: it removes the finalizer first,
 // "so that the deletion is not held up", then the key. Explore's report
-// (testdata/registrar.golden) begins:
+// (testdata/registrar.golden) has a 500 on the key's removal find it first,
+// then this crash:
 //
 //	FAIL crash/8: the process crashes right after write 8 (PATCH buckets.example.com media/photos) is answered; a fresh one starts
 //	  the end state differs from the reference's:
@@ -146,8 +164,7 @@
 //	    [1] → PATCH buckets.example.com media/photos 200 (write 8)
 //	    [1] ✂ crashes before it reads the answer to write 8
 //	    [2] starts
-//	    [2] → WATCH buckets.example.com media (a streaming list) 200
-//	    [2] ← buckets.example.com ADDED media/videos v5
+//	    [2] → LIST buckets.example.com media 200
 //	    [2]   buckets.example.com: listed 1
 //
 // Read it from the step: the user deletes photos; the finalizer holds it, so
@@ -163,12 +180,14 @@
 // up, then let the object go — which makes a crash between the two run the
 // clean-up again (so it must be idempotent; setting a key to null is).
 //
-// The fixed twin, run through Explore, failed again, under stale/9: after the
-// crash right after the finalizer went, a process whose cache of Buckets lags
-// sees photos as it was before its deletion, and registers it anew; when its
-// cache catches up, the Bucket's deletion finds nothing to clean up for. So the
-// fix also registers only a Bucket that a GET — which the API server never
-// serves stale — confirms is there and not being deleted. That is the second
+// The fixed twin, run through Explore, failed again, under stale/9, when a
+// process's first list asked for resourceVersion "0" (before issue 38; with
+// Spec.FirstListAtZero still): after the crash right after the finalizer
+// went, a process whose cache of Buckets lags sees photos as it was before
+// its deletion, and registers it anew; when its cache catches up, the
+// Bucket's deletion finds nothing to clean up for. So the fix also registers
+// only a Bucket that a GET — with no resourceVersion, a read the API server
+// never serves stale — confirms is there and not being deleted. That is the second
 // lesson, and the one Sieve's authors found in ten real controllers: what a
 // controller reads from its cache may be older than what it wrote itself.
 //
@@ -218,8 +237,9 @@
 //     not at the test timeout.
 //   - What is not explored: two faults in one execution, crashes at points
 //     other than writes and steps, several replicas (leader election and
-//     sharding are refused), a watch event late after a write (the worker
-//     waits for it: see How an execution runs).
+//     sharding are refused). A watch event late after a write is explored by
+//     Late alone: elsewhere the worker waits for it (see How an execution
+//     runs).
 //
 // # Compared with client-go, controller-runtime and Sieve
 //

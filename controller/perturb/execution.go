@@ -2,6 +2,7 @@ package perturb
 
 import (
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -47,6 +48,7 @@ type execution struct {
 	let        *call     // let through since the last absorb
 	crashDue   bool      // the perturbation's write was answered: crash now
 	fired      bool      // the perturbation happened
+	lateUntil  time.Time // when the watches a Late perturbation holds go; zero: none held
 	lastActive time.Time // the last write or watch event
 	checkedAt  int64     // the version invariants were last checked at
 	state      objects   // the server's objects at checkedAt
@@ -62,9 +64,10 @@ type execution struct {
 // outcome is what an execution leaves behind: plain values, read after the
 // bubble is gone.
 type outcome struct {
-	writes  []point  // every write of a process, in order
-	events  []point  // every watch event a process was delivered, in order
-	watched []string // the collections processes listed or watched
+	writes  []point         // every write of a process, in order
+	events  []point         // every watch event a process was delivered, in order
+	watched []string        // the collections processes listed or watched
+	atZero  map[string]bool // the collections processes read at resourceVersion "0"
 	history []change
 	problem string            // empty when every check passed
 	failing map[string]string // key → how its last Reconcile failed, for keys whose last one did
@@ -103,7 +106,11 @@ func (x *execution) run() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	x.ctx = ctx
-	h, stop := apitest.NewHandler(nil)
+	// The server draws uids and generated names from the seed: the same seed,
+	// the same names, and a controller that sorts by name does the same.
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], x.seed)
+	h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{Rand: rand.NewChaCha8(key)})
 	x.stopServer = stop
 	x.hist = newHistory(ctx, h)
 	x.net = newNetwork(h, x.hist)
@@ -167,6 +174,10 @@ func (x *execution) settle(last bool) bool {
 		if !x.absorb() {
 			return false
 		}
+		if x.liftDue() {
+			x.lastActive = time.Now()
+			continue
+		}
 		if x.crashDue {
 			x.crashDue = false
 			if !x.restart() {
@@ -185,15 +196,19 @@ func (x *execution) settle(last bool) bool {
 			x.fail("not idle %s after it began", x.spec.Converge)
 			return false
 		}
+		wake := x.lastActive.Add(x.spec.Quiet)
+		if at, ok := x.lagEnds(); ok && at.Before(wake) {
+			wake = at
+		}
 		select {
 		case <-x.net.arrived:
 			continue
-		case <-time.After(time.Until(x.lastActive.Add(x.spec.Quiet))):
+		case <-time.After(time.Until(wake)):
 		}
 		if time.Since(x.lastActive) < x.spec.Quiet {
 			continue
 		}
-		if x.liftLag() || (last && x.letHoldsGo()) {
+		if x.liftLag() || x.releaseLate(false) || (last && x.letHoldsGo()) {
 			x.lastActive = time.Now()
 			continue
 		}

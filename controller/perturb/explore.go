@@ -44,6 +44,7 @@ func Explore(t *testing.T, spec Spec) *Report {
 		return r
 	}
 	want := endState(ref.history, spec.Ignore)
+	refNames := identities(ref.history).replacer()
 	plans := plan(ref, spec)
 	if only != nil {
 		plans = []Perturbation{*only}
@@ -61,7 +62,8 @@ func Explore(t *testing.T, spec Spec) *Report {
 			}
 		}
 		if problem != "" {
-			r.Failures = append(r.Failures, Failure{Perturbation: p, About: about(p, ref), Problem: problem, Story: around(out.story, out.at)})
+			r.Failures = append(r.Failures, Failure{Perturbation: p, About: refNames.Replace(about(p, ref)), Problem: problem,
+				Story: around(out.story, out.at), Span: span(out.story, out.at)})
 		}
 	}
 	return r
@@ -92,6 +94,18 @@ func replayFromEnv(spec *Spec) (*Perturbation, error) {
 		}
 	}
 	return only, nil
+}
+
+// span is how many lines of story lie between the perturbation, at, and the
+// failure (its ✗ line; else the story's end).
+func span(story []string, at int) int {
+	at = max(at, 0)
+	for i := at; i < len(story); i++ {
+		if strings.HasPrefix(story[i], "✗ ") {
+			return i - at
+		}
+	}
+	return len(story) - at
 }
 
 // around is the part of a story around where the perturbation happened: a

@@ -50,25 +50,44 @@ func fooSpec() perturb.Spec {
 	}
 }
 
-// What Explore finds in Foo (testdata/foo.golden): nothing a crash, an API
-// fault, a cut or expired watch or a coalesced state can do; after a crash,
-// a process whose view of the Foos lags scales the Deployment back to a
-// replica count the Foo no longer asks for, before its view catches up and it
-// scales it forward again. The Foo's own status and the Deployment end as in
-// the reference — the controller is level-based — but the flap is real: pods
-// go and come back. The Manager's staleness guard (issue 31, on by default)
-// does not prevent it: it makes a process wait for its caches to show that
-// process's own writes, and the process started after the crash has written
-// nothing yet.
+// What Explore finds in Foo (testdata/foo.golden): nothing. Before issue 38
+// it found a flap after a crash: a process whose view of the Foos lagged
+// scaled the Deployment back to a replica count the Foo no longer asked for,
+// before its view caught up and it scaled it forward again. That view came
+// from the first list, which asked for resourceVersion "0" — any state a
+// lagging API server's watch cache holds. The Reflectors now ask a 1.33+
+// server for the latest state (listwatch, "the first LIST"), a read no
+// server serves stale, and the perturbation after a crash can only hold the
+// fresh process's watch back, which Foo gets through.
 func TestFoo_under_every_perturbation(t *testing.T) {
 	r := perturb.Explore(t, fooSpec())
+	if err := r.Err(); err != nil {
+		t.Error(err)
+	}
+	golden.Check(t, "testdata/foo.golden", r.String())
+}
+
+// With the first list forced back to resourceVersion "0"
+// (Spec.FirstListAtZero, listwatch.Options.FirstListAtZero), the flap is
+// there again (testdata/foo-at-zero.golden): the Foo's status and the
+// Deployment end as in the reference — the controller is level-based — but
+// pods go and come back. The Manager's staleness guard does not prevent it:
+// it makes a process wait for its caches to show that process's own writes,
+// and the process started after the crash has written nothing yet.
+func TestFoo_flaps_after_a_restart_when_its_first_list_is_at_zero(t *testing.T) {
+	spec := fooSpec()
+	spec.FirstListAtZero = true
+	r := perturb.Explore(t, spec)
 	if r.Reference != "" {
 		t.Fatal(r)
+	}
+	if len(r.Failures) == 0 {
+		t.Fatalf("no flap found with the first list at 0:\n%s", r)
 	}
 	for _, f := range r.Failures {
 		if f.Perturbation.Kind != perturb.Stale {
 			t.Errorf("%s: only stale views should trouble Foo:\n%s", f.Perturbation.ID(), r)
 		}
 	}
-	golden.Check(t, "testdata/foo.golden", r.String())
+	golden.Check(t, "testdata/foo-at-zero.golden", r.String())
 }

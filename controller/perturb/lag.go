@@ -9,22 +9,36 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient/selector"
 )
 
-// lag is a stale view, as a lagging API server serves it: a process's lists
-// and watches of one collection answered from the history as it stood at
-// version rv — kube-apiserver's watch cache behind etcd, or an HA replica's
-// behind another's — and its watches held there until the driver lifts the
-// lag; then they catch up, every change in order. Reads of one object (GET)
-// are not lagged: the API server reads those from etcd. Lists and watches
-// the process starts after the lag is lifted go to the server.
+// lag is a stale view, as a lagging API server serves it: kube-apiserver's
+// watch cache behind etcd, or an HA replica's behind another's. It stands at
+// version rv for one collection of one process, and serves only what such a
+// server could serve, by the form of each read (stale, below):
+//
+//	may be stale                                  served from the history at
+//	LIST, GET or watch at resourceVersion "0"     rv ("any version")
+//	LIST or streaming list NotOlderThan X          the later of X and rv
+//	watch from X                                   X, then changes up to rv, held
+//	                                               there until the lag lifts
+//	never stale (a consistent read)
+//	LIST, GET or watch with no resourceVersion    the server, as it is now
+//	LIST at X with resourceVersionMatch=Exact     the server
+//
+// A lag lifts on a clock of its own (until: Spec.Lag after the process
+// starts), whatever the process does meanwhile, as a real watch cache catches
+// up; the driver lifts it earlier if the process is idle (Quiet) first. Then
+// its watches catch up, every change in order, and what it reads from then on
+// goes to the server.
 type lag struct {
 	coll   string
-	rv     int64 // the server's resourceVersion it stands at
-	v      int   // the same, as a report counts versions
-	lifted bool  // guarded by network.mu
+	rv     int64     // the server's resourceVersion it stands at
+	v      int       // the same, as a report counts versions
+	until  time.Time // when it lifts, on the bubble's clock
+	lifted bool      // guarded by network.mu
 }
 
 // lagging returns the lag over t's collection, while it holds.
@@ -35,6 +49,28 @@ func (p *process) lagging(t target) *lag {
 		return l
 	}
 	return nil
+}
+
+// stale answers req from l where a lagging server could serve that form of
+// read stale; nil means it could not (a consistent read), and the server
+// answers.
+func (n *network) stale(c *call, l *lag, req *http.Request, watching bool) *http.Response {
+	q := req.URL.Query()
+	from := q.Get("resourceVersion")
+	if from == "" || q.Get("resourceVersionMatch") == "Exact" {
+		return nil // a consistent read, or one exact version: never stale
+	}
+	at := l.rv // "0": any version the cache has
+	if rv, err := strconv.ParseInt(from, 10, 64); err == nil && rv > at {
+		at = rv // NotOlderThan: no older than what the client has seen
+	}
+	switch {
+	case c.t.name != "" && !watching:
+		return l.get(n.hist, c.t, req, at)
+	case !watching:
+		return l.list(n.hist, c.t, req, at)
+	}
+	return n.lagStream(c, l, req, at)
 }
 
 // view is what one list or watch selects: a namespace, label and field
@@ -71,10 +107,10 @@ func (v view) object(c change) []byte {
 	return b
 }
 
-// selected returns the objects the view selects at l's version, by key.
-func (l *lag) selected(h *history, v view) []change {
+// selected returns the objects the view selects at version at, by key.
+func (l *lag) selected(h *history, v view, at int64) []change {
 	var out []change
-	for _, c := range h.at(l.rv)[l.coll] {
+	for _, c := range h.at(at)[l.coll] {
 		if v.selects(c) {
 			out = append(out, c)
 		}
@@ -83,16 +119,16 @@ func (l *lag) selected(h *history, v view) []change {
 	return out
 }
 
-// list answers a LIST at the lag's version, whole: the API server answers a
-// list from its watch cache in one page too, whatever the limit.
-func (l *lag) list(h *history, t target, req *http.Request) *http.Response {
+// list answers a LIST at version at, whole: the API server answers a list
+// from its watch cache in one page too, whatever the limit.
+func (l *lag) list(h *history, t target, req *http.Request, at int64) *http.Response {
 	v, err := newView(t, req)
 	if err != nil {
 		return statusResponse(http.StatusBadRequest, "BadRequest", err.Error(), "")
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"%d"},"items":[`, l.rv)
-	for i, c := range l.selected(h, v) {
+	fmt.Fprintf(&b, `{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"%d"},"items":[`, at)
+	for i, c := range l.selected(h, v, at) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -101,6 +137,22 @@ func (l *lag) list(h *history, t target, req *http.Request) *http.Response {
 	b.WriteString("]}")
 	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
 		Body: io.NopCloser(&b), ContentLength: int64(b.Len())}
+}
+
+// get answers a GET of one object at version at: the object as it stood
+// there, or 404.
+func (l *lag) get(h *history, t target, req *http.Request, at int64) *http.Response {
+	v, err := newView(t, req)
+	if err != nil {
+		return statusResponse(http.StatusBadRequest, "BadRequest", err.Error(), "")
+	}
+	c, ok := h.at(at)[l.coll][objectKey(t.namespace, t.name)]
+	if !ok {
+		return statusResponse(http.StatusNotFound, "NotFound", fmt.Sprintf("%s %q not found", t.coll(), t.name), "")
+	}
+	b := v.object(c)
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(bytes.NewReader(b)), ContentLength: int64(len(b))}
 }
 
 // lagFeed is a watch served from the history: it holds the changes after
@@ -113,28 +165,28 @@ type lagFeed struct {
 }
 
 // lagStream answers a watch from the history: a streaming list's initial
-// events (or, from version "" or "0", the objects as ADDED events) at the
-// lag's version, then the changes as the driver feeds them (feed).
-func (n *network) lagStream(c *call, l *lag, req *http.Request) *http.Response {
+// events (or, from version "0", the objects as ADDED events) at version at,
+// then the changes after it as the driver feeds them (feed); a watch from a
+// version, the changes after that version.
+func (n *network) lagStream(c *call, l *lag, req *http.Request, at int64) *http.Response {
 	v, err := newView(c.t, req)
 	if err != nil {
 		return statusResponse(http.StatusBadRequest, "BadRequest", err.Error(), "")
 	}
 	s := n.newStream(c, req)
-	q := req.URL.Query()
-	from := q.Get("resourceVersion")
-	f := &lagFeed{l: l, v: v, cursor: l.rv}
+	f := &lagFeed{l: l, v: v, cursor: at}
 	var lines [][]byte
-	if s.initial || from == "" || from == "0" {
-		for _, ch := range l.selected(n.hist, v) {
+	from := req.URL.Query().Get("resourceVersion")
+	if !s.initial && from != "0" {
+		f.cursor, _ = strconv.ParseInt(from, 10, 64) // every change after it, none skipped
+	} else {
+		for _, ch := range l.selected(n.hist, v, at) {
 			lines = append(lines, eventLine("ADDED", v.object(ch)))
 		}
 		if s.initial {
 			lines = append(lines, eventLine("BOOKMARK", []byte(fmt.Sprintf(
-				`{"kind":"Bookmark","apiVersion":"v1","metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}`, l.rv))))
+				`{"kind":"Bookmark","apiVersion":"v1","metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}`, at))))
 		}
-	} else if rv, err := strconv.ParseInt(from, 10, 64); err == nil {
-		f.cursor = rv
 	}
 	n.mu.Lock()
 	s.lag, s.queued = f, lines

@@ -45,6 +45,8 @@ func (x *execution) letCall(c *call) {
 			case Crash, Stale:
 				v.crash, x.crashDue = true, true
 				x.fire()
+			case Late:
+				x.holdLate(c)
 			case Conflict, Throttle, Unavailable, Internal, Timeout:
 				if v.fault = faultFor(x.plan, w); v.fault != nil {
 					x.fire()

@@ -143,12 +143,11 @@ func (n *network) serve(c *call, v verdict) (*http.Response, error) {
 	req.Body = io.NopCloser(bytes.NewReader(c.body))
 	q := req.URL.Query()
 	watching := req.Method == http.MethodGet && (q.Get("watch") == "true" || q.Get("watch") == "1")
-	if c.proc != nil && req.Method == http.MethodGet && c.t.name == "" {
+	if c.proc != nil && req.Method == http.MethodGet {
 		if l := c.proc.lagging(c.t); l != nil {
-			if watching {
-				return n.answered(c, n.lagStream(c, l, req))
+			if resp := n.stale(c, l, req, watching); resp != nil {
+				return n.answered(c, resp)
 			}
-			return n.answered(c, l.list(n.hist, c.t, req))
 		}
 	}
 	if watching {

@@ -3,6 +3,7 @@ package perturb
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"sort"
 	"strings"
@@ -72,7 +73,8 @@ func (o objects) with(c change) objects {
 type object map[string]string
 
 // endState is the end state of a history: "collection namespace/name" →
-// object.
+// object. Objects named from one generateName are siblings that only their
+// content tells apart: they are compared as a multiset (siblings).
 func endState(hist []change, ignore []string) map[string]object {
 	names := identities(hist)
 	final := map[string]change{}
@@ -80,7 +82,7 @@ func endState(hist []change, ignore []string) map[string]object {
 		if isNote(c.coll) {
 			continue
 		}
-		k := c.coll + " " + objectKey(c.ns, names.rename(c.name))
+		k := c.coll + " " + objectKey(c.ns, c.name)
 		if c.typ == "DELETED" {
 			delete(final, k)
 		} else {
@@ -88,15 +90,89 @@ func endState(hist []change, ignore []string) map[string]object {
 		}
 	}
 	collect(final)
+	names = siblings(final, names, ignore)
 	out := map[string]object{}
-	for k, c := range final {
-		o := object{}
-		flatten(c.obj, "", func(path, value string) {
-			if !ignored(c.coll, path, ignore) {
-				o[path] = value
+	for _, c := range final {
+		out[c.coll+" "+objectKey(c.ns, names.rename(c.name))] = flat(c, ignore, names)
+	}
+	return out
+}
+
+// flat is c's object as an end state compares it: its fields, what Ignore
+// names left out, made-up names and times replaced.
+func flat(c change, ignore []string, n names) object {
+	o := object{}
+	flatten(c.obj, "", func(path, value string) {
+		if !ignored(c.coll, path, ignore) {
+			o[path] = value
+		}
+	}, n)
+	return o
+}
+
+// siblings renames the objects of final that have a generated name by their
+// rank, by content, among the objects of the same collection, namespace and
+// generateName: "web-#1" is the one whose fields come first. Which of two
+// identical Pods a controller deleted, and in which order it made them, is
+// nobody's business; a controller that deletes its surplus by name (the
+// natural code) keeps whichever names the server happened to make. Their uids
+// are renamed to match, so that an ownerReference or a status that names one
+// still reads the same. The content is read with every generated name blind
+// ("web-#"), so that it does not depend on the ranks being given.
+func siblings(final map[string]change, n names, ignore []string) names {
+	blind := maps.Clone(n)
+	groups := map[string][]change{}
+	for _, c := range final {
+		if gen := generated(c); gen != "" {
+			blind[c.name] = gen + "#"
+			k := c.coll + " " + objectKey(c.ns, gen)
+			groups[k] = append(groups[k], c)
+		}
+	}
+	if len(groups) == 0 {
+		return n
+	}
+	for _, c := range final {
+		if gen := generated(c); gen != "" {
+			if uid, _ := metadata(c.obj)["uid"].(string); uid != "" {
+				blind[uid] = c.coll + " " + objectKey(c.ns, gen+"#")
 			}
-		}, names)
-		out[k] = o
+		}
+	}
+	out := maps.Clone(n)
+	for _, group := range groups {
+		content := make(map[string]string, len(group))
+		for _, c := range group {
+			content[c.name] = fmt.Sprint(sortedFields(flat(c, ignore, blind)))
+		}
+		sort.Slice(group, func(i, j int) bool {
+			a, b := content[group[i].name], content[group[j].name]
+			return a < b || a == b && group[i].rv < group[j].rv
+		})
+		for i, c := range group {
+			name := fmt.Sprintf("%s#%d", generated(c), i+1)
+			out[c.name] = name
+			if uid, _ := metadata(c.obj)["uid"].(string); uid != "" {
+				out[uid] = c.coll + " " + objectKey(c.ns, name) + "#1"
+			}
+		}
+	}
+	return out
+}
+
+// generated is the generateName c's name was made from, "" when it was not.
+func generated(c change) string {
+	gen, _ := metadata(c.obj)["generateName"].(string)
+	if gen == "" || !strings.HasPrefix(c.name, gen) {
+		return ""
+	}
+	return gen
+}
+
+func sortedFields(o object) []string {
+	out := make([]string, 0, len(o))
+	for _, p := range sortedKeys(o) {
+		out = append(out, p+"="+o[p])
 	}
 	return out
 }

@@ -28,6 +28,13 @@ const (
 	// lists and watches are served from an older version until it has done
 	// what it does with them, and then catch up.
 	Stale Kind = "stale"
+	// Late: the process's own write k is answered at once, and its watch
+	// event is not: the process's watches of that collection hold, from the
+	// write on, for Spec.Lag (or until it is idle), as a lagging API server's
+	// would. The next Reconcile — brought by another event, a requeue — reads
+	// a cache without the write: the Manager's staleness guard makes it wait
+	// (controller.Options.DisableStaleGuard turns that off).
+	Late Kind = "late"
 	// Coalesce: one state of an object is never seen. The watches of its
 	// collection hold from that event until the object's next change, then
 	// end with 410 Expired, and the Reflector's relist shows the later state
@@ -58,20 +65,21 @@ const (
 )
 
 // Kinds is every kind, in the order Explore tries them.
-var Kinds = []Kind{Crash, Down, Stale, Coalesce, Conflict, Throttle, Unavailable, Internal, Timeout, Cut, Expire}
+var Kinds = []Kind{Crash, Down, Stale, Late, Coalesce, Conflict, Throttle, Unavailable, Internal, Timeout, Cut, Expire}
 
 // Perturbation is one fault at one point of the reference execution. Its ID
 // names it in a report and replays it (KUBEWIRE_PERTURB, doc.go):
 //
 //	crash/3                              after the 3rd write
 //	down/2                               across the 2nd step of the workload
+//	late/3                               the 3rd write's watch event, held back
 //	stale/3/deployments.apps@12          after the 3rd write, deployments as at version 12
 //	coalesce/pods/default/web-1@7        the state of pod default/web-1 written at version 7
 //	conflict/2  throttle/2  unavailable/2  internal/2  timeout/2
 //	cut/5  expire/5                      the 5th watch event delivered
 type Perturbation struct {
 	Kind  Kind
-	Write int    // the write it follows or answers (Crash to Timeout), from 1
+	Write int    // the write it follows or answers (Crash to Timeout, Late), from 1
 	Event int    // the watch event it cuts or expires (Cut, Expire), from 1
 	Step  int    // the step of the workload it happens across (Down), from 1
 	Coll  string // Stale: what lags; Coalesce: the object's collection
@@ -132,7 +140,7 @@ func ParseID(id string) (Perturbation, error) {
 		p.Event, err = strconv.Atoi(rest)
 	case Down:
 		p.Step, err = strconv.Atoi(rest)
-	case Crash, Conflict, Throttle, Unavailable, Internal, Timeout:
+	case Crash, Late, Conflict, Throttle, Unavailable, Internal, Timeout:
 		p.Write, err = strconv.Atoi(rest)
 	default:
 		return p, bad

@@ -51,3 +51,22 @@ func FuzzParseID(f *testing.F) {
 		}
 	})
 }
+
+// A report leads with the kind whose first failure tells the shortest story
+// from the perturbation to what went wrong — the clearest one to read — and
+// says which kinds found the controller wanting.
+func TestReport_leads_with_the_shortest_story_and_names_the_kinds(t *testing.T) {
+	r := &perturb.Report{Test: "TestX", Seed: 1, Executions: 3, Failures: []perturb.Failure{
+		{Perturbation: perturb.Perturbation{Kind: perturb.Crash, Write: 2}, Problem: "long", Span: 30},
+		{Perturbation: perturb.Perturbation{Kind: perturb.Crash, Write: 3}, Problem: "longer", Span: 40},
+		{Perturbation: perturb.Perturbation{Kind: perturb.Timeout, Write: 1}, Problem: "short", Span: 4},
+	}}
+	s := r.String()
+	first, _, _ := strings.Cut(s, "\n")
+	if got, want := first, "perturb: seed 1: the reference made 0 writes and was told 0 watch events; 3 perturbed executions, 3 failed: found by timeout (1), crash (2)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	if i, j := strings.Index(s, "FAIL timeout/1"), strings.Index(s, "FAIL crash/2"); i < 0 || j < 0 || i > j {
+		t.Errorf("timeout/1 (4 hops) should lead, crash/2 (30 hops) follow:\n%s", s)
+	}
+}

@@ -2,6 +2,7 @@ package perturb
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -9,8 +10,11 @@ import (
 // write is a point for a crash and for each API fault; every watch event
 // delivered, for a cut and a 410; every state of a watched object that a later
 // change replaced, for a coalesce; and every crash point, with every earlier
-// state of each watched collection, for a stale view. In the order of Kinds,
-// then of the points.
+// state of each watched collection, for a stale view — the oldest one alone
+// for a collection the reference never read at resourceVersion "0", since
+// only such a read shows the lag's version (a consistent read shows none, a
+// read not older than what the process has seen shows none after a restart,
+// and a watch holds at whichever). In the order of Kinds, then of the points.
 func plan(ref outcome, spec Spec) []Perturbation {
 	var out []Perturbation
 	for _, kind := range spec.Kinds {
@@ -19,6 +23,12 @@ func plan(ref outcome, spec Spec) []Perturbation {
 			for k, w := range ref.writes {
 				if kind == Crash || faultFor(Perturbation{Kind: kind}, w) != nil {
 					out = append(out, Perturbation{Kind: kind, Write: k + 1})
+				}
+			}
+		case Late:
+			for k, w := range ref.writes {
+				if slices.Contains(ref.watched, w.coll) {
+					out = append(out, Perturbation{Kind: Late, Write: k + 1})
 				}
 			}
 		case Down:
@@ -34,7 +44,13 @@ func plan(ref outcome, spec Spec) []Perturbation {
 		case Stale:
 			for k, w := range ref.writes {
 				for _, coll := range ref.watched {
-					for _, v := range staleVersions(ref.history, coll, w.version) {
+					vs := staleVersions(ref.history, coll, w.version)
+					if !ref.atZero[coll] && len(vs) > 1 {
+						// Nothing reads it at "0": the lag's version
+						// changes nothing (its watches hold all the same).
+						vs = vs[:1]
+					}
+					for _, v := range vs {
 						out = append(out, Perturbation{Kind: Stale, Write: k + 1, Coll: coll, Version: v})
 					}
 				}
@@ -144,6 +160,8 @@ func about(p Perturbation, ref outcome) string {
 		return "the process crashes right after " + write() + " is answered; a fresh one starts"
 	case Down:
 		return fmt.Sprintf("the process is stopped before step %d and a fresh one starts after it", p.Step)
+	case Late:
+		return "the watch event of " + write() + " is held back, past the next Reconcile, then delivered"
 	case Stale:
 		return fmt.Sprintf("the process crashes right after %s is answered; the fresh one's view of %s lags at v%d%s, then catches up",
 			write(), p.Coll, p.Version, before(ref.history, p.Coll, p.Version))

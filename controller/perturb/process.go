@@ -96,15 +96,16 @@ func (x *execution) source(p *process, opts controller.ManagerOptions) func(cont
 	return func(key controller.InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner {
 		i++
 		name := key.Resource
-		// ListCheapest is what the Manager's own Source asks the server's
-		// release for; apitest serves no /version, so the Manager streams its
-		// lists there, and so does this Source without asking.
-		method := opts.List
-		if method == listwatch.ListCheapest {
-			method = listwatch.ListStreaming
-		}
+		// ListCheapest asks the server's release. apitest is kube-apiserver
+		// v1.37 but serves no /version, so this Source tells it: the first
+		// list is then one LIST of the latest state — a consistent read,
+		// never served stale — unless Spec.FirstListAtZero asks for "0", in
+		// pages, as before issue 38 and as client-go's LIST does. Never split:
+		// how many parts depends on the machine's cores.
 		lw := listwatch.Options{Name: name, LabelSelector: key.LabelSelector, FieldSelector: key.FieldSelector,
-			List: method, Logger: opts.Log, Rand: rand.New(rand.NewPCG(x.seed, uint64(p.n)<<32|i)),
+			List: opts.List, FirstListAtZero: x.spec.FirstListAtZero, Split: 1,
+			ServerVersion: func(context.Context) (apiclient.ServerVersion, error) { return apitestRelease, nil },
+			Logger:        opts.Log, Rand: rand.New(rand.NewPCG(x.seed, uint64(p.n)<<32|i)),
 			OnStep: func(s listwatch.Step) {
 				x.hop(p, trace.Event{Stage: trace.Reflector, Verb: string(s.Op), Key: s.Key, Informer: name, Step: s})
 				if opts.OnStep != nil {
@@ -114,6 +115,9 @@ func (x *execution) source(p *process, opts controller.ManagerOptions) func(cont
 		return listwatch.New(rc, sink, lw)
 	}
 }
+
+// apitestRelease is the release apitest behaves as (its doc.go, "Versions").
+var apitestRelease = apiclient.ServerVersion{Major: "1", Minor: "37", GitVersion: "v1.37.0"}
 
 // stop stops p and waits (on the fake clock) for its Run to return.
 func (x *execution) stop(p *process) error {

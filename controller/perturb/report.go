@@ -3,6 +3,7 @@ package perturb
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -25,6 +26,10 @@ type Failure struct {
 	About        string   // what the perturbation did, in words
 	Problem      string   // what went wrong: the invariant, the bound, the end state's difference
 	Story        []string // the execution around the perturbation (doc.go: reading a story)
+	// Span is how many lines the story took from the perturbation to what
+	// went wrong (to its end, for an end state that differs): the report
+	// leads with the kind whose first failure took fewest.
+	Span int
 }
 
 // Err is nil when the reference and every perturbed execution passed, and
@@ -36,10 +41,13 @@ func (r *Report) Err() error {
 	return errors.New(r.String())
 }
 
-// String tells the whole report: a summary line; for a failed reference its
-// story; else, for each kind of perturbation that failed, its first failure in
-// full — what it did, what went wrong, the line that replays it and the story
-// around it — and the others of that kind one line each.
+// String tells the whole report: a summary line, which names the kinds that
+// found something; for a failed reference its story; else, for each kind of
+// perturbation that failed, its first failure in full — what it did, what
+// went wrong, the line that replays it and the story around it — and the
+// others of that kind one line each. The kind whose first failure has the
+// shortest Span comes first (ties: in the order of Kinds): the clearest story
+// of what the controller does wrong, whichever kind found it.
 func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "perturb: seed %d: the reference made %d writes and was told %d watch events", r.Seed, r.Writes, r.Events)
@@ -48,7 +56,6 @@ func (r *Report) String() string {
 		writeIndented(&b, "  ", r.Story)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "; %d perturbed executions, %d failed\n", r.Executions, len(r.Failures))
 	var kinds []Kind
 	byKind := map[Kind][]Failure{}
 	for _, f := range r.Failures {
@@ -58,6 +65,16 @@ func (r *Report) String() string {
 		}
 		byKind[k] = append(byKind[k], f)
 	}
+	sort.SliceStable(kinds, func(i, j int) bool { return byKind[kinds[i]][0].Span < byKind[kinds[j]][0].Span })
+	fmt.Fprintf(&b, "; %d perturbed executions, %d failed", r.Executions, len(r.Failures))
+	for i, k := range kinds {
+		sep := ", "
+		if i == 0 {
+			sep = ": found by "
+		}
+		fmt.Fprintf(&b, "%s%s (%d)", sep, k, len(byKind[k]))
+	}
+	b.WriteString("\n")
 	for _, k := range kinds {
 		first := byKind[k][0]
 		fmt.Fprintf(&b, "\nFAIL %s: %s\n", first.Perturbation.ID(), first.About)

@@ -49,6 +49,18 @@ type Spec struct {
 	// Converge bounds how long (fake clock) the controller may take to become
 	// idle after a step, a restart or the start; 0 means 10 minutes.
 	Converge time.Duration
+	// Lag is how long (fake clock) a lagging view lags at most — Stale's
+	// from the fresh process's start, Late's from the write — since a watch
+	// cache catches up whatever the controller does. It lifts sooner if the
+	// process is idle (Quiet) first. 0 means 5 s.
+	Lag time.Duration
+	// FirstListAtZero makes every informer's first list ask for
+	// resourceVersion "0", in pages (listwatch.Options.FirstListAtZero), as
+	// client-go's LIST does, instead of the latest state: a lagging API
+	// server may then serve a restarted process an old view (Stale). By
+	// default the Reflectors list as the Manager's do on a 1.33+ server, with
+	// a consistent read, which no server serves stale.
+	FirstListAtZero bool
 	// MaxMessages bounds what the gate lets through while waiting for the
 	// controller to become idle, for loops that take no time; 0 means 2,000.
 	MaxMessages int
@@ -177,6 +189,9 @@ func (s Spec) withDefaults() Spec {
 	}
 	if s.Converge <= 0 {
 		s.Converge = 10 * time.Minute
+	}
+	if s.Lag <= 0 {
+		s.Lag = 5 * time.Second
 	}
 	if s.MaxMessages <= 0 {
 		s.MaxMessages = 2000

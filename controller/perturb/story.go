@@ -91,7 +91,9 @@ func (x *execution) hop(p *process, e trace.Event) {
 
 // lastOutcome keeps whether e, a Reconcile that returned, failed: a key whose
 // last Reconcile failed has not converged, and a reference that leaves one
-// cannot be the oracle (Explore says so).
+// cannot be the oracle (Explore says so). A Terminal error is not such a
+// failure: it is an end state the controller chose (a spec it cannot act
+// on), not retried by design.
 func (x *execution) lastOutcome(e trace.Event) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -99,7 +101,7 @@ func (x *execution) lastOutcome(e trace.Event) {
 		x.out.failing = map[string]string{}
 	}
 	switch e.Outcome {
-	case "error", "terminal", "dropped":
+	case "error", "dropped":
 		x.out.failing[e.Key] = fmt.Sprintf("%s: %v", e.Outcome, e.Err)
 	default:
 		delete(x.out.failing, e.Key)

@@ -27,6 +27,7 @@ type stream struct {
 	err     error    // after avail: io.EOF, a cut, a crash
 	wake    chan struct{}
 	hold    *coalesce // while set, nothing is delivered (fault.go)
+	late    bool      // held by a Late perturbation: nothing is delivered
 	lag     *lagFeed  // set for a stream served from the history (lag.go)
 	initial bool      // still in a streaming list's initial events
 }
@@ -124,7 +125,7 @@ func (s *stream) write(line []byte) {
 
 // deliverable says whether the driver can deliver something; mu held.
 func (s *stream) deliverable() bool {
-	return s.err == nil && s.hold == nil && (len(s.queued) > 0 || s.ended)
+	return s.err == nil && s.hold == nil && !s.late && (len(s.queued) > 0 || s.ended)
 }
 
 // next takes the next line to deliver (nil: the end of the stream); mu held.

@@ -21,8 +21,15 @@ import (
 // against an API server whose watch cache lags, the cache of Databases can be
 // older than the cache of claims — a claim is there, its Database not yet —
 // and the controller deletes the data of a Database that exists. The fix
-// asks the API server (a GET is a quorum read, never served stale) before it
-// deletes anything.
+// asks the API server (a GET with no resourceVersion is a consistent read,
+// never served stale) before it deletes anything; so does its other twin,
+// with a LIST of the Databases with no resourceVersion, the textbook fix.
+//
+// It takes a first list that may be stale: a process whose Reflectors ask
+// for resourceVersion "0" (Spec.FirstListAtZero), as client-go's LIST does
+// and kubewire's did before issue 38. With the first list a consistent read
+// the caches of a fresh process are never older than the cluster at its
+// start, and the bug does not show.
 
 var databases = custom("databases", "Database")
 
@@ -40,17 +47,37 @@ type sweeper struct {
 	client  *apiclient.Client
 	dbs     *informer.Lister[database]
 	claims  *informer.Lister[claim]
-	confirm bool // the fix
+	confirm confirm // the fix, if any
 }
+
+// confirm is how the sweeper asks the API server before it deletes.
+type confirm int
+
+const (
+	trustCache confirm = iota // the bug
+	getIt                     // a GET of the Database
+	listThem                  // a LIST of the Databases, with no resourceVersion
+)
 
 func (r *sweeper) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	volume := req.Name + "-data"
 	db, err := r.dbs.Get(req.Namespace, req.Name)
 	if apiclient.IsNotFound(err) {
-		if r.confirm {
-			// The cache says the Database is gone; the API server has the last word.
+		// The cache says the Database is gone; the API server has the last word.
+		switch r.confirm {
+		case getIt:
 			if _, err := apiclient.NewTyped[database](r.client).Namespace(req.Namespace).Get(ctx, req.Name); !apiclient.IsNotFound(err) {
 				return controller.Result{}, err // there after all (nil), or no answer: retry
+			}
+		case listThem:
+			all, _, err := apiclient.NewTyped[database](r.client).Namespace(req.Namespace).List(ctx, apiclient.ListOptions{})
+			if err != nil {
+				return controller.Result{}, err
+			}
+			for _, db := range all {
+				if db.Name == req.Name {
+					return controller.Result{}, nil // there after all
+				}
 			}
 		}
 		// Gone: its data goes too.
@@ -70,14 +97,15 @@ func (r *sweeper) Reconcile(ctx context.Context, req controller.Request) (contro
 	return controller.Result{}, err
 }
 
-func sweeperSpec(confirm bool) perturb.Spec {
+func sweeperSpec(c confirm) perturb.Spec {
 	return perturb.Spec{
 		Setup: func(m *controller.Manager) error {
-			r := &sweeper{client: m.Client(), dbs: controller.Lister[database](m), claims: controller.Lister[claim](m), confirm: confirm}
+			r := &sweeper{client: m.Client(), dbs: controller.Lister[database](m), claims: controller.Lister[claim](m), confirm: c}
 			_, err := controller.New(m, "databases", controller.Options{}).For(databases).Owns(pvcs).Complete(r)
 			return err
 		},
-		Manager: controller.ManagerOptions{Namespace: "shop"},
+		Manager:         controller.ManagerOptions{Namespace: "shop"},
+		FirstListAtZero: true,
 		Workload: []perturb.Step{
 			perturb.Create(databases, `{"apiVersion":"example.com/v1","kind":"Database","metadata":{"name":"orders","namespace":"shop"}}`),
 			perturb.Create(databases, `{"apiVersion":"example.com/v1","kind":"Database","metadata":{"name":"carts","namespace":"shop"}}`),
@@ -99,9 +127,15 @@ func sweeperSpec(confirm bool) perturb.Spec {
 }
 
 func TestSweeper_deletes_the_data_of_a_database_a_stale_cache_does_not_show(t *testing.T) {
-	found(t, perturb.Explore(t, sweeperSpec(false)), perturb.Stale, "sweeper")
+	found(t, perturb.Explore(t, sweeperSpec(trustCache)), perturb.Stale, "sweeper")
 }
 
 func TestSweeper_fixed_asks_the_API_server_before_it_deletes(t *testing.T) {
-	passes(t, perturb.Explore(t, sweeperSpec(true)))
+	passes(t, perturb.Explore(t, sweeperSpec(getIt)))
+}
+
+// A LIST with no resourceVersion is a consistent read too: a lagging view
+// does not serve it (before issue 38 it did, and this twin was flagged).
+func TestSweeper_fixed_relists_with_no_resourceVersion_before_it_deletes(t *testing.T) {
+	passes(t, perturb.Explore(t, sweeperSpec(listThem)))
 }
