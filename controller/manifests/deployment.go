@@ -139,7 +139,7 @@ func deployment(o Options, meta rbac.ObjectMeta) *Deployment {
 					SecurityContext:    PodSecurityContext{RunAsNonRoot: true, RunAsUser: nonRoot, SeccompProfile: SeccompProfile{Type: "RuntimeDefault"}},
 					Containers: []Container{{
 						Name: "controller", Image: o.Image, Command: o.Command, Args: o.args(),
-						Ports:          []ContainerPort{{Name: "metrics", ContainerPort: o.MetricsPort, Protocol: "TCP"}},
+						Ports:          o.ports(),
 						LivenessProbe:  probe("/healthz"),
 						ReadinessProbe: probe("/readyz"),
 						Resources: ResourceRequirements{Requests: map[string]string{"cpu": "10m", "memory": "64Mi"},
@@ -149,6 +149,29 @@ func deployment(o Options, meta rbac.ObjectMeta) *Deployment {
 				},
 			},
 		},
+	}
+}
+
+// ports are the container's: metrics, and the webhook server's with Webhooks.
+func (o Options) ports() []ContainerPort {
+	ports := []ContainerPort{{Name: "metrics", ContainerPort: o.MetricsPort, Protocol: "TCP"}}
+	if o.Webhooks != nil {
+		ports = append(ports, ContainerPort{Name: "webhooks", ContainerPort: o.Webhooks.Port, Protocol: "TCP"})
+	}
+	return ports
+}
+
+// WebhookServiceName is the webhook Service's name: NAME-webhooks. The API
+// server calls the webhooks at WebhookServiceName.NAMESPACE.svc:443, which
+// is what webhook.Options.Service must name.
+func (o Options) WebhookServiceName() string { return o.Name + "-webhooks" }
+
+func webhookService(o Options) *Service {
+	return &Service{
+		TypeMeta: rbac.TypeMeta{APIVersion: "v1", Kind: "Service"},
+		Metadata: rbac.ObjectMeta{Name: o.WebhookServiceName(), Namespace: o.Namespace, Labels: map[string]string{"app.kubernetes.io/name": o.Name}},
+		Spec: ServiceSpec{Selector: map[string]string{"app.kubernetes.io/name": o.Name},
+			Ports: []ServicePort{{Name: "webhooks", Port: 443, TargetPort: "webhooks", Protocol: "TCP"}}},
 	}
 }
 

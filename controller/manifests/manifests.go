@@ -39,12 +39,32 @@ type Options struct {
 	Permissions []rbac.Access
 	// CRDs are CustomResourceDefinitions, each as JSON, written first: the
 	// resources the controller reconciles must be served before it starts.
+	// A CRD converted by a webhook carries its spec.conversion already
+	// (webhook.Manifests.SetConversion).
 	CRDs [][]byte
+	// Webhooks, for a controller that serves admission or conversion
+	// webhooks (controller/webhook), adds what serves them: a container port
+	// "webhooks" and a Service in front of it (WebhookServiceName, port 443),
+	// and the webhook server's own objects after everything else.
+	Webhooks *Webhooks
+}
+
+// Webhooks is what a webhook server adds to the manifests.
+type Webhooks struct {
+	// Port is the webhook server's port in the pod (its Addr, on every
+	// interface); 0 means 9443.
+	Port int
+	// Objects are the CA's Secret and the webhook configurations that trust
+	// it, in the order to apply them: webhook.Server.Manifests(…).Objects(),
+	// for a Server whose Options.Service is WebhookServiceName in Namespace.
+	Objects []any
 }
 
 // Objects returns what deploys the controller, in the order to apply it:
 // the CRDs, the ServiceAccount, the RBAC objects (rbac.Objects), the
-// Deployment and the metrics Service. A CRD is a *yaml.Node, in its JSON's
+// Deployment and the metrics Service; with Webhooks, the webhooks' Service,
+// Secret and configurations last (a configuration applied before its server
+// can answer would refuse writes while failurePolicy is Fail). A CRD is a *yaml.Node, in its JSON's
 // key order; the others are the types of this package and of rbac, which
 // encode to YAML and to JSON alike.
 func Objects(o Options) ([]any, error) {
@@ -63,6 +83,10 @@ func Objects(o Options) ([]any, error) {
 	out = append(out, &ServiceAccount{TypeMeta: rbac.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, Metadata: meta})
 	out = append(out, rbac.Objects(o.Name, rbac.ServiceAccount{Name: o.Name, Namespace: o.Namespace}, o.Permissions)...)
 	out = append(out, deployment(o, meta), service(o))
+	if o.Webhooks != nil {
+		out = append(out, webhookService(o))
+		out = append(out, o.Webhooks.Objects...)
+	}
 	return out, nil
 }
 
@@ -72,6 +96,11 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MetricsPort == 0 {
 		o.MetricsPort = 8080
+	}
+	if o.Webhooks != nil && o.Webhooks.Port == 0 {
+		w := *o.Webhooks
+		w.Port = 9443
+		o.Webhooks = &w
 	}
 	return o
 }

@@ -1,6 +1,7 @@
 package manifests_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,5 +56,46 @@ func TestWrite_prints_a_CRD_first_as_block_YAML(t *testing.T) {
 	want := "# a header\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: xs.example.com\nspec:\n  versions:\n    - name: v1\n      served: true\n---\napiVersion: v1\nkind: ServiceAccount\n"
 	if got := b.String(); !strings.HasPrefix(got, want) {
 		t.Errorf("the stream begins:\n%s\nwant:\n%s", got[:min(len(got), len(want)+40)], want)
+	}
+}
+
+// A controller that serves webhooks gets a container port and a Service for
+// them, and the webhook server's own objects (its CA's Secret and the
+// configurations) come last, after the Deployment that serves them.
+func TestObjects_with_webhooks_add_their_port_Service_and_objects_last(t *testing.T) {
+	type marker struct{ Kind string }
+	secret, config := &marker{"Secret"}, &marker{"ValidatingWebhookConfiguration"}
+	o := manifests.Options{Name: "kubewire-x", Namespace: "ns", Image: "i", Args: []string{"run", "x"},
+		Webhooks: &manifests.Webhooks{Objects: []any{secret, config}}}
+	objs, err := manifests.Objects(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, obj := range objs {
+		switch obj := obj.(type) {
+		case *manifests.Deployment:
+			kinds = append(kinds, "Deployment")
+			var ports []string
+			for _, p := range obj.Spec.Template.Spec.Containers[0].Ports {
+				ports = append(ports, p.Name+":"+strconv.Itoa(p.ContainerPort))
+			}
+			if got, want := strings.Join(ports, " "), "metrics:8080 webhooks:9443"; got != want {
+				t.Errorf("container ports %q, want %q", got, want)
+			}
+		case *manifests.Service:
+			kinds = append(kinds, "Service "+obj.Metadata.Name)
+		case *marker:
+			kinds = append(kinds, obj.Kind)
+		default:
+			kinds = append(kinds, "other")
+		}
+	}
+	got := strings.Join(kinds, ", ")
+	if want := "Deployment, Service kubewire-x-metrics, Service kubewire-x-webhooks, Secret, ValidatingWebhookConfiguration"; !strings.HasSuffix(got, want) {
+		t.Fatalf("objects %s; want them to end with %s", got, want)
+	}
+	if got, want := o.WebhookServiceName(), "kubewire-x-webhooks"; got != want {
+		t.Fatalf("WebhookServiceName %q, want %q", got, want)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller/crd"
 	"gopkg.in/yaml.v3"
@@ -51,9 +50,10 @@ func (m Manifests) SetConversion(c *crd.CustomResourceDefinition) {
 	}
 }
 
-// Objects are the Secret and the configurations, in the order to apply them.
-func (m Manifests) Objects() []apiclient.TypedObject {
-	out := []apiclient.TypedObject{m.Secret}
+// Objects are the Secret and the configurations, in the order to apply them:
+// what manifests.Webhooks.Objects takes.
+func (m Manifests) Objects() []any {
+	out := []any{m.Secret}
 	if m.Validating != nil {
 		out = append(out, m.Validating)
 	}
