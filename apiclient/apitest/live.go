@@ -31,6 +31,9 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		// is "kubewire".
 		manager, _, _ = strings.Cut(r.Header.Get("User-Agent"), "/")
 	}
+	t.manager = manager
+	var warnings []string
+	t.warn = &warnings
 	var out []byte
 	var code int
 	var err error
@@ -81,6 +84,9 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "%s is not supported on %s", r.Method, r.URL.Path)
 		return
 	}
+	for _, text := range warnings {
+		w.Header().Add("Warning", warningHeader(text))
+	}
 	if err != nil {
 		writeError(w, err)
 		return
@@ -130,6 +136,13 @@ func (l *liveState) create(t target, o object, manager string) ([]byte, int, err
 // insert stores o, a new object whose managedFields are already worked out:
 // it fills in what the server sets at creation. Called with l.mu held.
 func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error) {
+	if t.namespace != "" {
+		o.meta()["namespace"] = t.namespace
+	}
+	o, err := l.mutate(admissionAttrs{op: "CREATE", t: t, obj: o})
+	if err != nil {
+		return nil, 0, err
+	}
 	m := o.meta()
 	name, _ := m["name"].(string)
 	if name == "" {
@@ -172,6 +185,9 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	}
 	o["apiVersion"], o["kind"] = t.apiVersion(), kindOf(t, o)
 	if err := st.validate(t, o["kind"].(string), o); err != nil {
+		return nil, 0, err
+	}
+	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
 	}
 	if t.dryRun {

@@ -17,6 +17,11 @@ type target struct {
 	// dryRun: the request asked dryRun=All: it is answered as if done, and
 	// nothing is stored and no event sent.
 	dryRun bool
+	// manager is who writes (fieldManager, or the User-Agent's first
+	// word), and warn where the admission webhooks' warnings go, for the
+	// answer's Warning headers (nil: nowhere).
+	manager string
+	warn    *[]string
 }
 
 // parsePath splits an API path; ok is false for anything that is not one.
