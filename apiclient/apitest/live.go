@@ -32,6 +32,27 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		manager, _, _ = strings.Cut(r.Header.Get("User-Agent"), "/")
 	}
 	t.manager = manager
+	// A custom resource converted by a webhook is stored at its storage
+	// version: a request at another one converts on the way in and out
+	// (conversion.go). A patch converts inside, under the write's lock.
+	l.mu.Lock()
+	conv := l.converterFor(t)
+	l.mu.Unlock()
+	requested := t.apiVersion()
+	if conv != nil && t.version != conv.storageVersion() {
+		t.conv = conv
+	} else {
+		conv = nil
+	}
+	atStorage := func(body object) (object, target, error) {
+		if conv == nil {
+			return body, t, nil
+		}
+		o, err := conv.convert(body, conv.storage)
+		st := t
+		st.version, st.conv = conv.storageVersion(), nil
+		return o, st, err
+	}
 	var warnings []string
 	t.warn = &warnings
 	var out []byte
@@ -50,14 +71,20 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {
-			out, code, err = l.create(t, body, manager)
+			var at target
+			if body, at, err = atStorage(body); err == nil {
+				out, code, err = l.create(at, body, manager)
+			}
 		} else {
 			err = fail(http.StatusBadRequest, "%v", err)
 		}
 	case r.Method == http.MethodPut && t.name != "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {
-			out, code, err = l.update(t, body, manager)
+			var at target
+			if body, at, err = atStorage(body); err == nil {
+				out, code, err = l.update(at, body, manager)
+			}
 		} else {
 			err = fail(http.StatusBadRequest, "%v", err)
 		}
@@ -83,6 +110,9 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "%s is not supported on %s", r.Method, r.URL.Path)
 		return
+	}
+	if err == nil && conv != nil {
+		out, err = conv.answerAt(out, requested)
 	}
 	for _, text := range warnings {
 		w.Header().Add("Warning", warningHeader(text))

@@ -22,6 +22,9 @@ type target struct {
 	// answer's Warning headers (nil: nowhere).
 	manager string
 	warn    *[]string
+	// conv is the conversion webhook of a request at a version of a custom
+	// resource other than its storage version (conversion.go); nil else.
+	conv *converter
 }
 
 // parsePath splits an API path; ok is false for anything that is not one.

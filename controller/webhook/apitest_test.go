@@ -2,6 +2,7 @@ package webhook_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -177,5 +178,73 @@ func addSiteCRD(t *testing.T, api *apitest.Server) {
 	c.Spec.Conversion = &crd.Conversion{Strategy: "None"}
 	if _, err := api.Add(apiclient.CRDs, c); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A v1 object read back as v2 and written back as v1, each step through
+// the conversion webhook, as in
+// TestIntegration_the_API_server_converts_through_the_webhook.
+func TestApitest_converts_through_the_webhook(t *testing.T) {
+	api, client := apitestClient(t)
+	c := crd.MustNew(crd.Options{Storage: "v1"}, new(Site), new(SiteV2))
+	serveOn(t, api, client, webhook.Options{Name: "convert", SecretNamespace: "ops"}, func(s *webhook.Server) {
+		webhook.Convert(s, c, webhook.Spoke(siteV1ToV2, siteV2ToV1))
+	})
+	ctx := context.Background()
+	v1 := apiclient.NewTyped[Site](client).Namespace("demo")
+	v2 := apiclient.NewTyped[SiteV2](client).Namespace("demo")
+	watch, err := client.Resource(SitesV2).Namespace("demo").Watch(ctx, apiclient.WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close()
+	created, err := v1.Create(ctx, &Site{ObjectMeta: apiclient.ObjectMeta{Name: "web", Namespace: "demo"}, Spec: SiteSpec{Image: "nginx:1.27", Replicas: 2, Tier: "web"}}, apiclient.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	read, err := v2.Get(ctx, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(read.Spec.Containers), "[{main nginx:1.27}]"; got != want || read.Spec.Replicas != 2 || read.APIVersion != SitesV2.GroupVersion() {
+		t.Fatalf("read as v2: %s %v, want %s", read.APIVersion, read.Spec, want)
+	}
+	ev, err := watch.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(ev.Type, " ", ev.Object.APIVersion), "ADDED "+SitesV2.GroupVersion(); got != want {
+		t.Fatalf("the watch at v2 saw %s, want %s", got, want)
+	}
+	list, _, err := v2.List(ctx, apiclient.ListOptions{})
+	if err != nil || len(list) != 1 || len(list[0].Spec.Containers) != 1 {
+		t.Fatalf("list as v2: %v %+v, want the one site with its container", err, list)
+	}
+
+	read.Spec.Containers = append(read.Spec.Containers, Container{Name: "sidecar", Image: "envoy:1"})
+	if _, err := v2.Update(ctx, read, apiclient.WriteOptions{}); err != nil {
+		t.Fatalf("write as v2: %v", err)
+	}
+	back, err := v1.Get(ctx, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Spec != created.Spec || !strings.Contains(back.Annotations[moreContainers], "sidecar") {
+		t.Fatalf("read as v1: %+v %v, want %+v and the sidecar kept in %s", back.Spec, back.Annotations, created.Spec, moreContainers)
+	}
+	back.Spec.Replicas = 3
+	if _, err := v1.Update(ctx, back, apiclient.WriteOptions{}); err != nil {
+		t.Fatalf("write back as v1: %v", err)
+	}
+	if _, err := v2.Patch(ctx, "web", apiclient.MergePatch, []byte(`{"spec":{"replicas":4}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatalf("a merge patch as v2: %v", err)
+	}
+	again, err := v2.Get(ctx, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(again.Spec.Containers), "[{main nginx:1.27} {sidecar envoy:1}]"; got != want || again.Spec.Replicas != 4 {
+		t.Fatalf("read as v2 after the v1 write and the v2 patch: %v replicas %d, want %s replicas 4", got, again.Spec.Replicas, want)
 	}
 }
