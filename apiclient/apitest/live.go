@@ -105,7 +105,11 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			t.dryRun = slices.Contains(opts.DryRun, "All")
 		}
 		if err == nil {
-			out, code, err = l.delete(t, opts)
+			dt := t
+			if conv != nil {
+				dt.version, dt.conv = conv.storageVersion(), nil
+			}
+			out, code, err = l.delete(dt, opts)
 		}
 	default:
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "%s is not supported on %s", r.Method, r.URL.Path)
