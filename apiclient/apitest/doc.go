@@ -64,6 +64,25 @@
 //     version, watches from a version that see objects enter and leave a
 //     selection, streaming lists with their bookmark, 410 after Compact.
 //   - dryRun=All answers as if done and stores nothing.
+//   - Admission webhooks (admission.go). The MutatingWebhookConfigurations
+//     and ValidatingWebhookConfigurations stored are called on every
+//     create, update, patch, apply and delete they match (rules, scope,
+//     namespace and object selectors), at their clientConfig.url, over TLS
+//     verified by the caBundle, within timeoutSeconds: the mutating ones
+//     first, each JSON patch applied in turn, then apitest's own checks,
+//     then the validating ones. A refusal is the webhook's Status, its
+//     message after `admission webhook "NAME" denied the request: `; a
+//     call that fails is a 500 `failed calling webhook "NAME": …` where
+//     failurePolicy is Fail, and nothing where it is Ignore; a dry run is
+//     refused (400) by a webhook whose sideEffects are not None or
+//     NoneOnDryRun; warnings come back as Warning headers.
+//   - Conversion webhooks (conversion.go). A custom resource whose stored
+//     CRD converts by webhook is kept at its storage version; a GET, LIST
+//     or WATCH at another version converts each object through the
+//     webhook (a ConversionReview), a create or update at another version
+//     converts the object to the storage version before it is stored and
+//     the answer back, and a patch or apply applies to the object
+//     converted to the version it names.
 //
 // # Divergences
 //
@@ -88,7 +107,8 @@
 //     Reason: the rest of the OpenAPI schema. Test: store your CRDs in the
 //     server (POST them like any object); for other built-in kinds with keyed
 //     lists, do not rely on merging list items.
-//  3. No controllers and no admission: no garbage collector (owner references
+//  3. No controllers and no built-in admission plugins (webhooks are
+//     called: item 9): no garbage collector (owner references
 //     delete nothing; propagationPolicy is ignored), no namespace lifecycle
 //     (namespaces need not exist, and deleting one deletes nothing), no
 //     kubelet, scheduler or Deployment controller. The bare kube-apiserver the
@@ -122,22 +142,41 @@
 //     (JSON only — which is YAML — for apply too), watch of a Pod list from a
 //     version kube-apiserver v1.37 still has in etcd but not in its cache
 //     (apitest answers from its history; the harness does not compare it).
-//  9. No webhooks, no conversion. ValidatingWebhookConfigurations and
-//     MutatingWebhookConfigurations are stored like any object and never
-//     called: a write the cluster's webhook would refuse or default is
-//     stored as sent. A custom resource has one stored copy for all its
-//     versions, served under every version as it was last written (a v1
-//     object read at v2 still says apiVersion v1, with v1's fields), whatever
-//     the CRD's spec.conversion says — where kube-apiserver converts it, by
-//     its conversion webhook or, with strategy None, by changing apiVersion.
-//     Reason: calling out from a write is the admission chain and the
-//     conversion layer of the real server (ordering, reinvocation, timeouts,
-//     matchPolicy); not built yet. Test: call the webhooks yourself —
-//     controller/webhook's Server is an http.Handler, so a unit test posts
-//     the AdmissionReview or ConversionReview the server would (its own
-//     tests show how) — and read and write each version of a custom resource
-//     in an integration test against a real server, as
-//     controller/webhook's do.
+//  9. Webhooks, where they differ (controller/webhook's tests run the same
+//     scenarios against apitest and a real server: apitest_test.go,
+//     integration_test.go).
+//     - Only a url clientConfig is called: a service one names a Service
+//     an in-memory server cannot reach, and the call fails (refused under
+//     failurePolicy Fail, skipped under Ignore). Test: give the webhook
+//     Server a URL (webhook.Options.URL, or its test Addr).
+//     - No reinvocation (reinvocationPolicy IfNeeded is Never), no
+//     matchConditions (CEL: a webhook with them is called as if they
+//     held), no audit annotations, no user (userInfo is empty), and no
+//     admission policies (ValidatingAdmissionPolicy). matchPolicy is Exact:
+//     a rule matches the version a write is made at — for a custom
+//     resource converted by webhook, its storage version, which is what
+//     the webhooks are sent, whatever version the client wrote (kube-
+//     apiserver sends the version the rule names, and names the written
+//     one in requestKind). Test: check reinvocation, CEL conditions and
+//     rules for another version against a real server.
+//     - Webhooks are called with the server's lock held, as the rest of a
+//     write: a webhook that itself reads or writes this server waits
+//     until its timeout, then fails. Test: keep webhooks that call the
+//     API server to an integration test.
+//     - A namespaceSelector is matched against the Namespace object's
+//     labels and kubernetes.io/metadata.name, which apitest adds when it
+//     matches (it does not store it on the Namespace, as kube-apiserver
+//     does); a namespace apitest does not hold has that label alone
+//     (kube-apiserver refuses the write: the namespace must exist).
+//     - Conversion: with strategy None (or no CRD stored) a custom
+//     resource has one stored copy for all its versions, served under
+//     every version as it was last written (a v1 object read at v2 still
+//     says apiVersion v1) — kube-apiserver changes apiVersion. A
+//     converted object's managedFields name the storage version, where
+//     kube-apiserver names the version each manager wrote. A conversion
+//     failing in a watch ends it with an ERROR event. Test: read each
+//     version of a custom resource without a conversion webhook in an
+//     integration test.
 //
 // HoldWatch (hold.go) makes a resource's watches lag until the test releases
 // them, while its writes are answered at once: a controller's cache behind its

@@ -31,6 +31,30 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		// is "kubewire".
 		manager, _, _ = strings.Cut(r.Header.Get("User-Agent"), "/")
 	}
+	t.manager = manager
+	// A custom resource converted by a webhook is stored at its storage
+	// version: a request at another one converts on the way in and out
+	// (conversion.go). A patch converts inside, under the write's lock.
+	l.mu.Lock()
+	conv := l.converterFor(t)
+	l.mu.Unlock()
+	requested := t.apiVersion()
+	if conv != nil && t.version != conv.storageVersion() {
+		t.conv = conv
+	} else {
+		conv = nil
+	}
+	atStorage := func(body object) (object, target, error) {
+		if conv == nil {
+			return body, t, nil
+		}
+		o, err := conv.convert(body, conv.storage)
+		st := t
+		st.version, st.conv = conv.storageVersion(), nil
+		return o, st, err
+	}
+	var warnings []string
+	t.warn = &warnings
 	var out []byte
 	var code int
 	var err error
@@ -47,14 +71,20 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {
-			out, code, err = l.create(t, body, manager)
+			var at target
+			if body, at, err = atStorage(body); err == nil {
+				out, code, err = l.create(at, body, manager)
+			}
 		} else {
 			err = fail(http.StatusBadRequest, "%v", err)
 		}
 	case r.Method == http.MethodPut && t.name != "":
 		var body object
 		if body, err = readObject(r.Body); err == nil {
-			out, code, err = l.update(t, body, manager)
+			var at target
+			if body, at, err = atStorage(body); err == nil {
+				out, code, err = l.update(at, body, manager)
+			}
 		} else {
 			err = fail(http.StatusBadRequest, "%v", err)
 		}
@@ -75,11 +105,21 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 			t.dryRun = slices.Contains(opts.DryRun, "All")
 		}
 		if err == nil {
-			out, code, err = l.delete(t, opts)
+			dt := t
+			if conv != nil {
+				dt.version, dt.conv = conv.storageVersion(), nil
+			}
+			out, code, err = l.delete(dt, opts)
 		}
 	default:
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "%s is not supported on %s", r.Method, r.URL.Path)
 		return
+	}
+	if err == nil && conv != nil {
+		out, err = conv.answerAt(out, requested)
+	}
+	for _, text := range warnings {
+		w.Header().Add("Warning", warningHeader(text))
 	}
 	if err != nil {
 		writeError(w, err)
@@ -130,6 +170,13 @@ func (l *liveState) create(t target, o object, manager string) ([]byte, int, err
 // insert stores o, a new object whose managedFields are already worked out:
 // it fills in what the server sets at creation. Called with l.mu held.
 func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error) {
+	if t.namespace != "" {
+		o.meta()["namespace"] = t.namespace
+	}
+	o, err := l.mutate(admissionAttrs{op: "CREATE", t: t, obj: o})
+	if err != nil {
+		return nil, 0, err
+	}
 	m := o.meta()
 	name, _ := m["name"].(string)
 	if name == "" {
@@ -172,6 +219,9 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	}
 	o["apiVersion"], o["kind"] = t.apiVersion(), kindOf(t, o)
 	if err := st.validate(t, o["kind"].(string), o); err != nil {
+		return nil, 0, err
+	}
+	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
 	}
 	if t.dryRun {

@@ -36,9 +36,17 @@ func (l *liveState) patch(t target, contentType string, patch []byte, manager st
 	if pt == string(apiclient.StrategicMergePatch) && st.custom {
 		return nil, 0, fail(http.StatusUnsupportedMediaType, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
 	}
-	old, err := l.find(t, st)
+	stored, err := l.find(t, st)
 	if err != nil {
 		return nil, 0, err
+	}
+	// At another version than the storage's, the patch applies to the
+	// object converted there (conversion.go).
+	old := stored
+	if t.conv != nil {
+		if old, err = t.conv.convert(stored, t.apiVersion()); err != nil {
+			return nil, 0, err
+		}
 	}
 	merged, err := patched(pt, old, p, st)
 	if err != nil {
@@ -49,7 +57,22 @@ func (l *liveState) patch(t target, contentType string, patch []byte, manager st
 	if rv := merged.meta()["resourceVersion"]; rv != old.meta()["resourceVersion"] {
 		return nil, 0, conflict(t)
 	}
-	return l.commit(t, st, old, merged, trackUpdate(st, t, old, merged, manager, l.clock.Now()), viaUpdate)
+	owners := trackUpdate(st, t, old, merged, manager, l.clock.Now())
+	if t, merged, err = t.toStorage(merged); err != nil {
+		return nil, 0, err
+	}
+	return l.commit(t, st, stored, merged, owners, viaUpdate)
+}
+
+// toStorage is o, written at t's version, converted to the storage
+// version, and t at that version; o and t themselves where t.conv is nil.
+func (t target) toStorage(o object) (target, object, error) {
+	if t.conv == nil {
+		return t, o, nil
+	}
+	o, err := t.conv.convert(o, t.conv.storage)
+	t.version, t.conv = t.conv.storageVersion(), nil
+	return t, o, err
 }
 
 // patched is old with patch p of type pt applied.
@@ -101,6 +124,12 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	if err != nil && (t.sub != "" || err.(statusError).code != http.StatusNotFound) {
 		return nil, 0, err
 	}
+	stored := old
+	if old != nil && t.conv != nil {
+		if old, err = t.conv.convert(stored, t.apiVersion()); err != nil {
+			return nil, 0, err
+		}
+	}
 	merged, owners, err := applyConfig(st, t, old, cfg, manager, force, l.clock.Now())
 	if err != nil {
 		return nil, 0, err
@@ -115,6 +144,10 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	// residue), and makes the apply a write.
 	residue := st.custom && t.sub == "" && (isEmptyMap(merged.meta()["labels"]) || isEmptyMap(merged.meta()["annotations"]))
 	merged = st.roundTrip(merged)
+	if t, merged, err = t.toStorage(merged); err != nil {
+		return nil, 0, err
+	}
+	old = stored
 	k := t.collection() + "/" + key(t.namespace, t.name)
 	if old == nil {
 		merged.meta()["managedFields"] = owners.encode()

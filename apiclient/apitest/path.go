@@ -17,6 +17,14 @@ type target struct {
 	// dryRun: the request asked dryRun=All: it is answered as if done, and
 	// nothing is stored and no event sent.
 	dryRun bool
+	// manager is who writes (fieldManager, or the User-Agent's first
+	// word), and warn where the admission webhooks' warnings go, for the
+	// answer's Warning headers (nil: nowhere).
+	manager string
+	warn    *[]string
+	// conv is the conversion webhook of a request at a version of a custom
+	// resource other than its storage version (conversion.go); nil else.
+	conv *converter
 }
 
 // parsePath splits an API path; ok is false for anything that is not one.

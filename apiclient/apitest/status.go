@@ -44,6 +44,17 @@ func writeStatus(w http.ResponseWriter, code int, reason, format string, args ..
 
 // writeError answers err as a Status; an error that is no statusError is a 500.
 func writeError(w http.ResponseWriter, err error) {
+	body, code := statusOf(err), http.StatusInternalServerError
+	if se, ok := err.(statusError); ok {
+		code = se.code
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(append(body, '\n'))
+}
+
+// statusOf is err as the Status kube-apiserver answers.
+func statusOf(err error) []byte {
 	se, ok := err.(statusError)
 	if !ok {
 		se = statusError{code: http.StatusInternalServerError, reason: "InternalError", error: err}
@@ -58,9 +69,7 @@ func writeError(w http.ResponseWriter, err error) {
 		Metadata   struct{} `json:"metadata"`
 		apiclient.Status
 	}{Kind: "Status", APIVersion: "v1", Status: st})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(se.code)
-	w.Write(append(body, '\n'))
+	return body
 }
 
 // success is the Status a DELETE answers when the object is gone at once

@@ -82,6 +82,13 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 	}
 	flush()
 	send := func(typ string, body []byte) {
+		if t.conv != nil && !metadataOnly && typ != "ERROR" && typ != "BOOKMARK" {
+			if conv, err := t.conv.answerAt(body, t.apiVersion()); err != nil {
+				typ, body = "ERROR", marshal(statusOf(err))
+			} else {
+				body = conv
+			}
+		}
 		if metadataOnly && typ != "ERROR" {
 			body = partialJSON(body)
 		}

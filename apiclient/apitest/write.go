@@ -27,6 +27,10 @@ import (
 //     no watch event. (Unless it clears a residue: objects.go.)
 //  5. An object being deleted whose last finalizer went is deleted now.
 func (l *liveState) commit(t target, st strategy, old, o object, owners owners, how via) ([]byte, int, error) {
+	o, err := l.mutate(admissionAttrs{op: "UPDATE", t: t, obj: o, old: old})
+	if err != nil {
+		return nil, 0, err
+	}
 	o = st.prepare(t.sub, old, o)
 	m, oldMeta := o.meta(), old.meta()
 	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp", "generation", "deletionTimestamp", "resourceVersion"} {
@@ -56,6 +60,9 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 	}
 	if t.sub == "" && st.generationMoves(old, o) {
 		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
+	}
+	if err := l.validate(admissionAttrs{op: "UPDATE", t: t, obj: o, old: old}); err != nil {
+		return nil, 0, err
 	}
 	// A residue (objects.go) goes with the next write to the main resource
 	// that is not an apply, which is a write however little it changes.
@@ -152,6 +159,13 @@ func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 	}
 	if p := opts.Preconditions.ResourceVersion; p != nil && *p != m["resourceVersion"] {
 		return nil, 0, preconditionFailed(t, "ResourceVersion", *p, m["resourceVersion"])
+	}
+	del := admissionAttrs{op: "DELETE", t: t, old: o}
+	if _, err := l.mutate(del); err != nil {
+		return nil, 0, err
+	}
+	if err := l.validate(del); err != nil {
+		return nil, 0, err
 	}
 	coll := l.objects[t.collection()]
 	k := key(t.namespace, t.name)

@@ -85,6 +85,11 @@
 //     refused with the validator's message, a default filled in, a v1
 //     object read as v2 and written back as v1, and failurePolicy Fail and
 //     Ignore honoured while the webhook is down.
+//   - apitest calls the same webhooks as kube-apiserver (admission on
+//     create, update, patch and delete; conversion on reads and writes of
+//     another version), so a unit test on apitest sees those refusals,
+//     defaults and conversions, with the real server's codes and messages
+//     (apitest_test.go); apitest's Divergences item 9 says what differs.
 //
 // # Compared with controller-runtime
 //
