@@ -3,6 +3,7 @@ package apitest
 import (
 	"bytes"
 	"context"
+	cryptorand "crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -111,7 +112,7 @@ func (c *converter) call(o object, apiVersion string) (object, error) {
 	if c.url == "" {
 		return nil, fmt.Errorf("apitest cannot reach a Service (clientConfig.service); give the conversion webhook a url")
 	}
-	uid := randomUID()
+	uid := randomUID(cryptorand.Reader) // a review's own uid: nothing drawn from the server's Rand (perturb's seed)
 	body := marshal(map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
 		"request": map[string]any{"uid": uid, "desiredAPIVersion": apiVersion, "objects": []any{o}}})
 	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
