@@ -11,9 +11,9 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/foo"
-	"github.com/kubewire/kubewire/controller/manifests"
 	"github.com/kubewire/kubewire/controller/metrics"
 )
 
@@ -29,7 +29,7 @@ func TestManifests_probes_and_scrape_are_answered_by_pod_IP_and_Service_name(t *
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var dep manifests.Deployment
+	var dep builtin.Deployment
 	for _, doc := range documents(t, out) {
 		if strings.Contains(string(doc), `"kind":"Deployment"`) {
 			if err := json.Unmarshal(doc, &dep); err != nil {
@@ -46,8 +46,8 @@ func TestManifests_probes_and_scrape_are_answered_by_pod_IP_and_Service_name(t *
 	if got, want := ctr.LivenessProbe.HTTPGet.Path+" "+ctr.ReadinessProbe.HTTPGet.Path, "/healthz /readyz"; got != want {
 		t.Errorf("probes on %s; want %s", got, want)
 	}
-	if ctr.Ports[0].Name != ctr.LivenessProbe.HTTPGet.Port || port != "8080" {
-		t.Errorf("the probes ask port %q; the metrics server listens on %s, port %q named %q", ctr.LivenessProbe.HTTPGet.Port, addr, ctr.Ports[0].ContainerPort, ctr.Ports[0].Name)
+	if ctr.Ports[0].Name != ctr.LivenessProbe.HTTPGet.Port.String() || port != "8080" {
+		t.Errorf("the probes ask port %q; the metrics server listens on %s, port %d named %q", ctr.LivenessProbe.HTTPGet.Port.String(), addr, ctr.Ports[0].ContainerPort, ctr.Ports[0].Name)
 	}
 
 	srv := apitest.NewServer(nil)

@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/foo"
@@ -199,7 +200,7 @@ func granted(t *testing.T, yamlText string) []rbac.Access {
 	t.Helper()
 	var out []rbac.Access
 	for _, doc := range documents(t, yamlText) {
-		var role rbac.Role
+		var role builtin.Role // a ClusterRole reads the same
 		if err := json.Unmarshal(doc, &role); err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +212,7 @@ func granted(t *testing.T, yamlText string) []rbac.Access {
 				for _, res := range r.Resources {
 					resource, sub, _ := strings.Cut(res, "/")
 					for _, v := range r.Verbs {
-						out = append(out, rbac.Access{Verb: v, Group: g, Resource: resource, Subresource: sub, Namespace: role.Metadata.Namespace})
+						out = append(out, rbac.Access{Verb: v, Group: g, Resource: resource, Subresource: sub, Namespace: role.Namespace})
 					}
 				}
 			}

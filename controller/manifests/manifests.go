@@ -2,12 +2,12 @@ package manifests
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/rbac"
 )
 
@@ -64,23 +64,21 @@ type Webhooks struct {
 // the CRDs, the ServiceAccount, the RBAC objects (rbac.Objects), the
 // Deployment and the metrics Service; with Webhooks, the webhooks' Service,
 // Secret and configurations last (a configuration applied before its server
-// can answer would refuse writes while failurePolicy is Fail). A CRD is a *yaml.Node, in its JSON's
-// key order; the others are the types of this package and of rbac, which
-// encode to YAML and to JSON alike.
+// can answer would refuse writes while failurePolicy is Fail). A CRD is its
+// JSON (json.RawMessage); the others are apiclient/builtin's kinds. Each
+// encodes to JSON, and rbac.WriteYAML writes it as YAML.
 func Objects(o Options) ([]any, error) {
 	o = o.withDefaults()
 	var out []any
 	for i, crd := range o.CRDs {
-		var n yaml.Node
-		if err := yaml.Unmarshal(crd, &n); err != nil {
-			return nil, fmt.Errorf("manifests: CRD %d: %w", i, err)
+		if !json.Valid(crd) {
+			return nil, fmt.Errorf("manifests: CRD %d is not JSON", i)
 		}
-		blockStyle(&n)
-		out = append(out, &n)
+		out = append(out, json.RawMessage(crd))
 	}
 	labels := map[string]string{"app.kubernetes.io/name": o.Name}
-	meta := rbac.ObjectMeta{Name: o.Name, Namespace: o.Namespace, Labels: labels}
-	out = append(out, &ServiceAccount{TypeMeta: rbac.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, Metadata: meta})
+	meta := apiclient.ObjectMeta{Name: o.Name, Namespace: o.Namespace, Labels: labels}
+	out = append(out, serviceAccount(meta))
 	out = append(out, rbac.Objects(o.Name, rbac.ServiceAccount{Name: o.Name, Namespace: o.Namespace}, o.Permissions)...)
 	out = append(out, deployment(o, meta), service(o))
 	if o.Webhooks != nil {
@@ -134,15 +132,6 @@ func Write(w io.Writer, header []string, objs ...any) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-// blockStyle makes n, read from JSON, print as block YAML: mappings and
-// sequences unfolded, strings quoted only where YAML needs it.
-func blockStyle(n *yaml.Node) {
-	n.Style = 0
-	for _, c := range n.Content {
-		blockStyle(c)
-	}
 }
 
 func contains(list []string, s string) bool {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller/manifests"
 	"github.com/kubewire/kubewire/controller/rbac"
 )
@@ -26,9 +27,9 @@ func TestObjects_elect_a_leader_only_with_several_replicas_that_do_not_shard(t *
 		if err != nil {
 			t.Fatal(err)
 		}
-		var d *manifests.Deployment
+		var d *builtin.Deployment
 		for _, o := range objs {
-			if o, ok := o.(*manifests.Deployment); ok {
+			if o, ok := o.(*builtin.Deployment); ok {
 				d = o
 			}
 		}
@@ -36,7 +37,7 @@ func TestObjects_elect_a_leader_only_with_several_replicas_that_do_not_shard(t *
 			t.Errorf("replicas %d sharded %v: args %q; want %q", tc.replicas, tc.sharded, got, tc.want)
 		}
 		sc := d.Spec.Template.Spec.Containers[0].SecurityContext
-		if !d.Spec.Template.Spec.SecurityContext.RunAsNonRoot || !sc.ReadOnlyRootFilesystem || sc.AllowPrivilegeEscalation || strings.Join(sc.Capabilities.Drop, ",") != "ALL" {
+		if !*d.Spec.Template.Spec.SecurityContext.RunAsNonRoot || !*sc.ReadOnlyRootFilesystem || *sc.AllowPrivilegeEscalation || strings.Join(sc.Capabilities.Drop, ",") != "ALL" {
 			t.Errorf("the pod is not hardened: %+v %+v", d.Spec.Template.Spec.SecurityContext, sc)
 		}
 	}
@@ -74,17 +75,17 @@ func TestObjects_with_webhooks_add_their_port_Service_and_objects_last(t *testin
 	var kinds []string
 	for _, obj := range objs {
 		switch obj := obj.(type) {
-		case *manifests.Deployment:
+		case *builtin.Deployment:
 			kinds = append(kinds, "Deployment")
 			var ports []string
 			for _, p := range obj.Spec.Template.Spec.Containers[0].Ports {
-				ports = append(ports, p.Name+":"+strconv.Itoa(p.ContainerPort))
+				ports = append(ports, p.Name+":"+strconv.Itoa(int(p.ContainerPort)))
 			}
 			if got, want := strings.Join(ports, " "), "metrics:8080 webhooks:9443"; got != want {
 				t.Errorf("container ports %q, want %q", got, want)
 			}
-		case *manifests.Service:
-			kinds = append(kinds, "Service "+obj.Metadata.Name)
+		case *builtin.Service:
+			kinds = append(kinds, "Service "+obj.Name)
 		case *marker:
 			kinds = append(kinds, obj.Kind)
 		default:

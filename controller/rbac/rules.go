@@ -4,14 +4,13 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/kubewire/kubewire/apiclient/builtin"
 )
 
-// Rule is one RBAC PolicyRule: verbs on resources of one API group.
-type Rule struct {
-	APIGroups []string `json:"apiGroups" yaml:"apiGroups,flow"`
-	Resources []string `json:"resources" yaml:"resources,flow"`
-	Verbs     []string `json:"verbs" yaml:"verbs,flow"`
-}
+// Rule is one RBAC PolicyRule, apiclient/builtin's: here, verbs on
+// resources of one API group.
+type Rule = builtin.PolicyRule
 
 // Scope is the rules of one namespace — a Role's — or, Namespace "", the
 // cluster's: a ClusterRole's.

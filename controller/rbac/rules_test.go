@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/controller/rbac"
 )
 
@@ -64,10 +65,14 @@ func TestScopes_split_cluster_wide_from_each_namespace(t *testing.T) {
 	var kinds []string
 	for _, o := range objs {
 		switch o := o.(type) {
-		case *rbac.Role:
-			kinds = append(kinds, o.Kind+"/"+o.Metadata.Namespace)
-		case *rbac.Binding:
-			kinds = append(kinds, o.Kind+"/"+o.Metadata.Namespace+"→"+o.RoleRef.Kind)
+		case *builtin.ClusterRole:
+			kinds = append(kinds, o.Kind+"/"+o.Namespace)
+		case *builtin.Role:
+			kinds = append(kinds, o.Kind+"/"+o.Namespace)
+		case *builtin.ClusterRoleBinding:
+			kinds = append(kinds, o.Kind+"/"+o.Namespace+"→"+o.RoleRef.Kind)
+		case *builtin.RoleBinding:
+			kinds = append(kinds, o.Kind+"/"+o.Namespace+"→"+o.RoleRef.Kind)
 		}
 	}
 	if got, want := strings.Join(kinds, " "), "ClusterRole/ ClusterRoleBinding/→ClusterRole Role/demo RoleBinding/demo→Role Role/ops RoleBinding/ops→Role"; got != want {
