@@ -310,33 +310,9 @@ func (l *liveState) post(h admissionWebhook, a admissionAttrs) (*admissionRespon
 	u.RawQuery = q.Encode()
 	uid := randomUID(cryptorand.Reader) // a review's own uid: nothing drawn from the server's Rand (perturb's seed)
 	body := marshal(reviewOf(uid, a))
-	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
-	if len(h.ClientConfig.CABundle) > 0 {
-		pool := x509.NewCertPool()
-		pool.AppendCertsFromPEM(h.ClientConfig.CABundle)
-		tlsConfig.RootCAs = pool
-	}
-	transport := &http.Transport{TLSClientConfig: tlsConfig}
-	defer transport.CloseIdleConnections()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	data, err := postReview(u.String(), h.ClientConfig.CABundle, timeout, body)
 	if err != nil {
 		return nil, fmt.Errorf("failed to call webhook: %v", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	res, err := (&http.Client{Transport: transport}).Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("failed to call webhook: %v", err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 3<<20))
-	if err != nil {
-		return nil, fmt.Errorf("failed to call webhook: %v", err)
-	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, fmt.Errorf("failed to call webhook: the server responded with the status code %d: %s", res.StatusCode, strings.TrimSpace(string(data)))
 	}
 	var review struct {
 		APIVersion string             `json:"apiVersion"`
@@ -355,6 +331,43 @@ func (l *liveState) post(h admissionWebhook, a admissionAttrs) (*admissionRespon
 		return nil, fmt.Errorf("expected response.uid=%q, got %q", uid, review.Response.UID)
 	}
 	return review.Response, nil
+}
+
+// postReview POSTs a review (an AdmissionReview or a ConversionReview) to a
+// webhook's url as kube-apiserver does: over TLS verified by caBundle (the
+// system's roots when empty), within timeout, its answer read up to 3 MiB. It
+// returns the answer's body; an answer that is not 2xx is an error that quotes
+// it.
+func postReview(url string, caBundle []byte, timeout time.Duration, body []byte) ([]byte, error) {
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
+	if len(caBundle) > 0 {
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(caBundle)
+		tlsConfig.RootCAs = pool
+	}
+	transport := &http.Transport{TLSClientConfig: tlsConfig}
+	defer transport.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	res, err := (&http.Client{Transport: transport}).Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, 3<<20))
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return nil, fmt.Errorf("the server responded with the status code %d: %s", res.StatusCode, strings.TrimSpace(string(data)))
+	}
+	return data, nil
 }
 
 // reviewOf is the AdmissionReview kube-apiserver would send about a. No

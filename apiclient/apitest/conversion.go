@@ -1,15 +1,9 @@
 package apitest
 
 import (
-	"bytes"
-	"context"
 	cryptorand "crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -115,32 +109,9 @@ func (c *converter) call(o object, apiVersion string) (object, error) {
 	uid := randomUID(cryptorand.Reader) // a review's own uid: nothing drawn from the server's Rand (perturb's seed)
 	body := marshal(map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
 		"request": map[string]any{"uid": uid, "desiredAPIVersion": apiVersion, "objects": []any{o}}})
-	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
-	if len(c.caBundle) > 0 {
-		pool := x509.NewCertPool()
-		pool.AppendCertsFromPEM(c.caBundle)
-		tlsConfig.RootCAs = pool
-	}
-	transport := &http.Transport{TLSClientConfig: tlsConfig}
-	defer transport.CloseIdleConnections()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
+	data, err := postReview(c.url, c.caBundle, 30*time.Second, body)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := (&http.Client{Transport: transport}).Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 3<<20))
-	if err != nil {
-		return nil, err
-	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, fmt.Errorf("the server responded with the status code %d: %s", res.StatusCode, strings.TrimSpace(string(data)))
 	}
 	var review struct {
 		Response *struct {

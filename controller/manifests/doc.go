@@ -1,8 +1,10 @@
 // Package manifests makes the objects that run a controller in a cluster:
 // its ServiceAccount, the least-privilege RBAC its Manager needs (package
 // rbac), its CRDs, a Deployment of its container with probes on the metrics
-// server, and a Service in front of that server; and writes them as one YAML
-// stream that kubectl apply -f (or a server-side apply of each document) takes.
+// server, and a Service in front of that server — with Options.Webhooks, the
+// webhook server's port, its Service and its Secret and configurations too —
+// and writes them as one YAML stream that kubectl apply -f (or a server-side
+// apply of each document) takes. The objects are apiclient/builtin's kinds.
 //
 // # Where this sits
 //
