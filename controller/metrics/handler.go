@@ -93,9 +93,11 @@ func writeText(w http.ResponseWriter, code int, body string) {
 // escaped twice. s is returned unchanged, without allocating, when it needs
 // nothing.
 //
-// It is the process's one rule for text from the cluster written where a
-// person reads it: /readyz here, the command's error line and --trace lines
-// (controller/cli); the live page's JSON escapes the same runes (\u).
+// It is the rule for free text from the cluster written where a person reads
+// it: /readyz here, the command's error line and --trace lines
+// (controller/cli); the live page's JSON escapes the same runes (\u). A value
+// the command prints as one field of its output (a key, a table cell) is
+// quoted whole instead (controller/cli's printable), so that it stays one field.
 func Printable(s string) string {
 	if utf8.ValidString(s) && strings.IndexFunc(s, notPrint) < 0 {
 		return s
