@@ -2,6 +2,7 @@ package selector
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -45,7 +46,9 @@ func ParseFields(s string) (Fields, error) {
 		}
 		terms = append(terms, t)
 	}
-	slices.SortFunc(terms, func(a, b Term) int { return strings.Compare(a.String(), b.String()) })
+	// sort.Slice, not slices.SortFunc: each struct type given to the generic sort
+	// compiles a pdqsort of its own into the binary (issue 42); both sort alike.
+	sort.Slice(terms, func(i, j int) bool { return terms[i].String() < terms[j].String() })
 	return Fields{terms: terms}, nil
 }
 

@@ -2,6 +2,7 @@ package selector
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -151,10 +152,11 @@ func (r Requirement) String() string {
 // (apimachinery sorts by key alone, which leaves the order of two terms on one key
 // to the sort's whim).
 func sortRequirements(reqs []Requirement) {
-	slices.SortFunc(reqs, func(a, b Requirement) int {
-		if c := strings.Compare(a.Key, b.Key); c != 0 {
-			return c
+	// sort.Slice, not slices.SortFunc: see Fields's parse.
+	sort.Slice(reqs, func(i, j int) bool {
+		if a, b := reqs[i], reqs[j]; a.Key != b.Key {
+			return a.Key < b.Key
 		}
-		return strings.Compare(a.String(), b.String())
+		return reqs[i].String() < reqs[j].String()
 	})
 }

@@ -3,6 +3,7 @@ package rbac
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -59,7 +60,9 @@ func compare(a, b Access) int {
 // Sorted returns accesses sorted and without repeats.
 func Sorted(accesses []Access) []Access {
 	out := slices.Clone(accesses)
-	slices.SortFunc(out, compare)
+	// sort.Slice, not slices.SortFunc: each struct type given to the generic sort
+	// compiles a pdqsort of its own into the binary (issue 42); both sort alike.
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return slices.Compact(out)
 }
 

@@ -3,6 +3,7 @@ package rbac
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/kubewire/kubewire/apiclient/builtin"
@@ -30,7 +31,7 @@ func Scopes(accesses []Access) []Scope {
 	for ns, as := range byNS {
 		out = append(out, Scope{Namespace: ns, Rules: Rules(as)})
 	}
-	slices.SortFunc(out, func(a, b Scope) int { return cmp.Compare(a.Namespace, b.Namespace) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Namespace < out[j].Namespace }) // not slices.SortFunc: see Sorted
 	return out
 }
 
@@ -65,8 +66,9 @@ func Rules(accesses []Access) []Rule {
 		slices.Sort(r.Resources)
 		out = append(out, *r)
 	}
-	slices.SortFunc(out, func(a, b Rule) int {
-		return cmp.Or(cmp.Compare(a.APIGroups[0], b.APIGroups[0]), cmp.Compare(a.Resources[0], b.Resources[0]))
+	sort.Slice(out, func(i, j int) bool { // not slices.SortFunc: see Sorted
+		a, b := out[i], out[j]
+		return cmp.Or(cmp.Compare(a.APIGroups[0], b.APIGroups[0]), cmp.Compare(a.Resources[0], b.Resources[0])) < 0
 	})
 	return out
 }

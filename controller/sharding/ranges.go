@@ -1,10 +1,10 @@
 package sharding
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -103,7 +103,10 @@ func Normalize(rs []Range) Set {
 	if len(rs) == 0 {
 		return nil
 	}
-	sorted := slices.SortedFunc(slices.Values(rs), func(a, b Range) int { return cmp.Compare(a.First, b.First) })
+	// sort.Slice, not slices.SortedFunc: each struct type given to the generic sort
+	// compiles a pdqsort of its own into the binary (issue 42); both sort alike.
+	sorted := slices.Clone(rs)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].First < sorted[j].First })
 	out := Set{sorted[0]}
 	for _, r := range sorted[1:] {
 		last := &out[len(out)-1]
