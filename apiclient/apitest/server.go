@@ -2,10 +2,7 @@ package apitest
 
 import (
 	"encoding/pem"
-	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -13,7 +10,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
-// Server is a small Kubernetes API server in memory, on an httptest TLS server. It
+// Server is a small Kubernetes API server in memory, on a loopback TLS port (https.go). It
 // works two ways, and a test picks one:
 //
 //   - Replay (replay.go): it answers requests from a recording, exchange by
@@ -33,7 +30,7 @@ import (
 type Server struct {
 	// URL is the server's base URL, https://127.0.0.1:PORT.
 	URL string
-	ts  *httptest.Server
+	ts  *front
 
 	// OnReply, when set before the first request, is told when a scripted response
 	// has been written up to its end (and, for a stall, when the stall begins).
@@ -53,12 +50,8 @@ func NewServer(clock apiclient.Clock) *Server {
 	}
 	s := &Server{}
 	s.live.init(clock)
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	// Connections still being set up when the server closes log a TLS handshake
-	// error; in the demo that would be a stray line on the user's terminal.
-	s.ts.Config.ErrorLog = log.New(io.Discard, "", 0)
-	s.ts.StartTLS()
-	s.URL = s.ts.URL
+	s.ts = startFront(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.ts.url
 	return s
 }
 
@@ -70,14 +63,13 @@ func (s *Server) Close() {
 		s.replay.closeOnce.Do(func() { close(s.replay.closed) })
 	}
 	s.mu.Unlock()
-	s.ts.CloseClientConnections()
-	s.ts.Close()
+	s.ts.close()
 }
 
 // Config returns a kubeconfig.Config for the server: its URL, and its certificate as
 // the CA. There is no authentication.
 func (s *Server) Config() *kubeconfig.Config {
-	cert := s.ts.Certificate()
+	cert := s.ts.cert
 	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw})
 	return &kubeconfig.Config{Server: s.URL, Namespace: "default", Source: "apitest", TLS: kubeconfig.TLSConfig{CAData: ca}}
 }
@@ -85,13 +77,13 @@ func (s *Server) Config() *kubeconfig.Config {
 // Transport is what reaches the server (it speaks TLS with a certificate of
 // its own): wrap it to put faults between a client and the server, and give the
 // wrapper to Client in Options.Transport.
-func (s *Server) Transport() http.RoundTripper { return s.ts.Client().Transport }
+func (s *Server) Transport() http.RoundTripper { return s.ts.transport }
 
 // Client returns an apiclient.Client for the server, over the test server's
 // transport unless opts gives one.
 func (s *Server) Client(opts apiclient.Options) (*apiclient.Client, error) {
 	if opts.Transport == nil {
-		opts.Transport = s.ts.Client().Transport
+		opts.Transport = s.ts.transport
 	}
 	return apiclient.New(s.Config(), opts)
 }
