@@ -16,12 +16,14 @@
 //     (cluster.go); creates namespace -n and loads -pods pods into it with
 //     `clientgo load` unless it holds them already; then a warm-up round and -runs
 //     rounds; a round runs each of -modes (default, LIST, watch-list,
-//     metadata-only: the ways both programs list) as a pair, alternating
-//     `kubewire --kubeconfig K sync pods -n NS --dump` and
-//     `clientgo sync -kubeconfig K -n NS -dump` with the mode's environment and
-//     flags, while it measures the API server's CPU and RSS (proc.go); every dump
-//     must be the same; deletes the pods with -cleanup; stops the cluster it
-//     started;
+//     metadata-only: the ways both programs list) as a triple, alternating
+//     `kubewire --kubeconfig K sync pods -n NS --dump`,
+//     `clientgo sync -kubeconfig K -n NS -dump` and the same with
+//     `-strip-managed-fields` (the anchor a careful client-go user is: issue 42)
+//     with the mode's environment and flags, then the LIST floor (floor.go: one
+//     plain unpaged JSON LIST of the same pods, `sidebyside floor`), while it
+//     measures the API server's CPU and RSS (proc.go); every dump must be the
+//     same; deletes the pods with -cleanup; stops the cluster it started;
 //  3. throughput (throughput.go): starts `clientgo serve` (-pods pods, -events
 //     MODIFIED events, namespace "load") on a free port, waits for its "serving"
 //     line, and runs -throughput-runs pairs of

@@ -18,6 +18,8 @@ import (
 const (
 	kubewire = "kubewire"
 	clientgo = "client-go"
+	stripped = "client-go stripped" // with the managedFields-stripping transform (-strip-managed-fields)
+	floor    = "LIST floor"         // one plain LIST (floor.go)
 )
 
 // A sample is one run of one program: what the kernel says it cost and what it

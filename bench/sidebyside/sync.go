@@ -23,6 +23,7 @@ type syncResult struct {
 	// The command lines of the default mode; the others add their mode's
 	// environment and flags.
 	kubewireArgs, clientgoArgs []string
+	floorArgs                  []string // the floor's (floor.go), once a round
 
 	// The dump check: every run's --dump must equal the first kubewire run's.
 	dumpLines int
@@ -105,25 +106,41 @@ func syncPhase(ctx context.Context, cfg config, bins binaries) (*syncResult, err
 	r.kubewireArgs = []string{bins.kubewire, "--kubeconfig", c.kubeconfig, "sync", "pods", "-n", cfg.ns, "--dump"}
 	r.clientgoArgs = []string{bins.clientgo, "sync", "-kubeconfig", c.kubeconfig, "-n", cfg.ns, "-dump"}
 
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	r.floorArgs = floorArgs(self, c.kubeconfig, cfg.ns)
+
+	// A round: each mode's three runs (kubewire, client-go with its defaults,
+	// client-go with managedFields stripped), then the floor, one plain LIST of
+	// the same pods.
 	total := cfg.warmup + cfg.runs
 	for i := 0; i < total; i++ {
+		type run struct {
+			prog, mode string
+			argv       []string
+		}
+		var round []run
 		for _, m := range r.modes {
-			for _, p := range []struct {
-				name string
-				argv []string
-			}{{kubewire, m.argv(r.kubewireArgs, m.kwFlags)}, {clientgo, m.argv(r.clientgoArgs, m.cgFlags)}} {
-				s, err := measure(ctx, p.name, p.argv, cfg.timeout, srv)
-				if err != nil {
-					return nil, err
-				}
-				s.mode, s.warmup = m.name, i < cfg.warmup
-				label := fmt.Sprintf("run %d/%d", i+1-cfg.warmup, cfg.runs)
-				if s.warmup {
-					label = "warm-up"
-				}
-				fmt.Fprintf(os.Stderr, "sync %-9s %s\n", label, s)
-				r.samples = append(r.samples, s)
+			round = append(round,
+				run{kubewire, m.name, m.argv(r.kubewireArgs, m.kwFlags)},
+				run{clientgo, m.name, m.argv(r.clientgoArgs, m.cgFlags)},
+				run{stripped, m.name, m.argv(r.clientgoArgs, append(slices.Clone(m.cgFlags), "-strip-managed-fields"))})
+		}
+		round = append(round, run{floor, floor, r.floorArgs})
+		for _, p := range round {
+			s, err := measure(ctx, p.prog, p.argv, cfg.timeout, srv)
+			if err != nil {
+				return nil, err
 			}
+			s.mode, s.warmup = p.mode, i < cfg.warmup
+			label := fmt.Sprintf("run %d/%d", i+1-cfg.warmup, cfg.runs)
+			if s.warmup {
+				label = "warm-up"
+			}
+			fmt.Fprintf(os.Stderr, "sync %-9s %s\n", label, s)
+			r.samples = append(r.samples, s)
 		}
 	}
 	if cfg.relistRuns > 0 {
@@ -147,7 +164,7 @@ func (r *syncResult) checkDumps() {
 	first := r.samples[0]
 	r.dumpLines, r.dumpSame = first.dumpLines, true
 	for _, s := range r.samples[1:] {
-		if s.dumpSum == first.dumpSum {
+		if s.prog == floor || s.dumpSum == first.dumpSum { // the floor dumps nothing
 			continue
 		}
 		r.dumpSame = false
@@ -158,7 +175,7 @@ func (r *syncResult) checkDumps() {
 	if !r.dumpSame {
 		written := map[string]bool{}
 		for _, s := range r.samples {
-			if !written[s.prog] {
+			if s.prog != floor && !written[s.prog] {
 				os.WriteFile(filepath.Join("bin", "dump-"+s.prog+".txt"), s.dump, 0o644)
 				written[s.prog] = true
 			}
