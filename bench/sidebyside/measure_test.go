@@ -110,3 +110,34 @@ func TestServerMeterWithoutAProcess(t *testing.T) {
 		t.Fatalf("measured %+v with no process", c)
 	}
 }
+
+// The floor's goal (≤ 1.05×) is kubewire's default sync against one plain
+// LIST, on a server where kubewire lists with LIST (1.33 and later); before
+// that the streaming list's ratio is reported without a goal.
+func TestFloorGoalHoldsWhereKubewireLists(t *testing.T) {
+	samples := func(kw, fl time.Duration) []sample {
+		var out []sample
+		for i := 0; i < 3; i++ {
+			out = append(out,
+				sample{prog: kubewire, mode: "default", server: serverCost{measured: true, cpu: kw}},
+				sample{prog: floor, mode: floor, server: serverCost{measured: true, cpu: fl}})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		server string
+		kw     time.Duration
+		want   string
+	}{
+		{"v1.37 (unstamped build)", 1020 * time.Millisecond, "| default | kubewire | 1.02 (1.02–1.02) | 1.02× | ≤ 1.05× | met |"},
+		{"v1.37 (unstamped build)", 1100 * time.Millisecond, "| default | kubewire | 1.10 (1.10–1.10) | 1.1× | ≤ 1.05× | **missed**: 5% above the goal |"},
+		{"v1.32 (unstamped build)", 2900 * time.Millisecond, "| default | kubewire | 2.90 (2.90–2.90) | 2.9× | — |  |"},
+	} {
+		r := &report{sync: &syncResult{server: tc.server, ns: "sbs", serverPID: 1, modes: []mode{modes[0]}, samples: samples(tc.kw, time.Second)}}
+		var b strings.Builder
+		r.floorRows(&b)
+		if !strings.Contains(b.String(), tc.want+"\n") {
+			t.Errorf("server %s, kubewire %v against a floor of 1 s: no line %q in\n%s", tc.server, tc.kw, tc.want, b.String())
+		}
+	}
+}
