@@ -18,7 +18,7 @@ import (
 // items.
 type keep map[string]keep
 
-var containerShape = keep{"name": nil, "image": nil, "env": nil, "args": nil}
+var containerShape = keep{"name": nil, "image": nil, "env": nil, "args": nil, "resources": nil}
 
 var deploymentShape = keep{
 	"apiVersion": nil, "kind": nil, "metadata": nil, "status": nil,
