@@ -34,6 +34,9 @@ type liveState struct {
 	held      map[string]int // collection → holds: its watches send no changes (hold.go)
 	stopped   chan struct{}  // closed by close: ends every watch
 	rand      io.Reader      // uids and generated names (HandlerOptions.Rand)
+	// api is what the server serves before any CRD: the embedded record,
+	// parsed by the first server of the process (catalog.go).
+	api *catalog
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be
@@ -67,6 +70,7 @@ func (l *liveState) init(clock apiclient.Clock) {
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
 	l.rand = rand.Reader
+	l.api = recorded()
 }
 
 func (l *liveState) close() {
