@@ -122,3 +122,14 @@ func (c *catalog) resource(group, version, plural string) (*apiResource, bool) {
 	r, ok := c.resources[group+"/"+version+"/"+plural]
 	return r, ok
 }
+
+// groupServed reports whether the record serves any resource of group g ("" is
+// the core group).
+func (c *catalog) groupServed(g string) bool {
+	for _, r := range c.resources {
+		if r.group == g {
+			return true
+		}
+	}
+	return false
+}

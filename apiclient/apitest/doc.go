@@ -31,6 +31,24 @@
 // tests lean on most, and what package difftest checks against real servers
 // (v1.37 and v1.32) with generated sequences of requests:
 //
+//   - What is served (catalog.go, path.go, discovery.go, crd.go). The
+//     built-in resources are those of kube-apiserver v1.37, from its own
+//     discovery and OpenAPI v3, recorded (internal/recordapi) and embedded;
+//     a custom resource is served once a CustomResourceDefinition for it is
+//     stored, at the versions it serves, with its scope and subresources,
+//     and goes, its objects with it, when the CRD is deleted. Anything else
+//     is 404, as on the real server — a typo'd plural, a wrong group, a
+//     version not served, a namespace on a cluster-scoped resource, a CRD
+//     not installed: a Status NotFound in a group served, plain "404 page
+//     not found" in one that is not. So a test installs its CRDs as a
+//     cluster needs them (controller/crd builds one from Go types;
+//     foo.InstallCRD is an example): that way a wrong group or plural fails
+//     the test, not the cluster, and the CRD's schema and subresources are
+//     the ones the test runs with. (An explorer that runs any controller on
+//     its own terms may serve every custom resource without a CRD:
+//     HandlerOptions.AnyCustomResource, which controller/perturb sets.)
+//     Discovery (/api, /apis, /apis/GROUP[/VERSION]) answers from the
+//     record and the CRDs.
 //   - Versions and events. Every write that changes the object gets the next
 //     resourceVersion and a watch event; a write that changes nothing (a merge
 //     patch of the same value, the same server-side apply) keeps the version and
@@ -112,7 +130,10 @@
 //     delete nothing; propagationPolicy is ignored), no namespace lifecycle
 //     (namespaces need not exist, and deleting one deletes nothing), no
 //     kubelet, scheduler or Deployment controller. The bare kube-apiserver the
-//     project tests against has none either, but for the namespaces. Test:
+//     project tests against has none either, but for the namespaces. A
+//     CRD is established at its create (the real server's controllers set
+//     its conditions a moment later), and its deletion removes its objects
+//     at once. Test:
 //     create and delete the dependents your controller would see created and
 //     deleted.
 //  4. Field selectors beyond metadata.name and metadata.namespace, and for Pods
@@ -137,7 +158,9 @@
 //     owns only status in managedFields (1.32 also gives it the metadata it
 //     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
 //     one). Test: against an older cluster, do not rely on these.
-//  8. Not served: discovery, authentication and authorization, subresources
+//  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
+//     documents are answered, which clients fall back to), authentication
+//     and authorization, subresources
 //     other than status (scale, eviction, log: 404), protobuf, YAML bodies
 //     (JSON only — which is YAML — for apply too), watch of a Pod list from a
 //     version kube-apiserver v1.37 still has in etcd but not in its cache

@@ -15,14 +15,31 @@ import (
 // serveLive answers a request from the live objects: the verbs, each a method of
 // liveState that returns the body and the status code, or a statusError.
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	l := &s.live
 	t, ok := parsePath(r.URL.Path)
 	if !ok {
+		if r.Method == http.MethodGet && l.serveDiscovery(w, r.URL.Path) {
+			return
+		}
 		writeStatus(w, http.StatusNotFound, "NotFound", "the server could not find the requested resource")
+		return
+	}
+	l.mu.Lock()
+	res, err := l.served(t)
+	l.mu.Unlock()
+	switch {
+	case err == errNoRoute:
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case err != nil:
+		writeError(w, err)
+		return
+	case r.Method == http.MethodPost && t.name == "" && res.namespaced && t.namespace == "":
+		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource")
 		return
 	}
 	q := r.URL.Query()
 	t.dryRun = q.Get("dryRun") == "All"
-	l := &s.live
 	metadataOnly := wantsMetadataOnly(r)
 	manager := q.Get("fieldManager")
 	if manager == "" {
@@ -57,7 +74,6 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	t.warn = &warnings
 	var out []byte
 	var code int
-	var err error
 	switch {
 	case r.Method == http.MethodGet && t.name == "" && (q.Get("watch") == "true" || q.Get("watch") == "1"):
 		l.watch(w, r, t, q, metadataOnly)
@@ -208,6 +224,9 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	}
 	if st.status {
 		delete(o, "status") // a status subresource's status is set through it alone
+	}
+	if t.collection() == crdCollection {
+		o["status"] = crdStatus(o, l.clock.Now())
 	}
 	if st.graceful {
 		// The one default apitest gives: a new Pod is Pending (its kubelet

@@ -82,6 +82,9 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 	if deleting && len(finalizersOf(o)) == 0 {
 		// The last finalizer went: the deletion that waited for it happens
 		// now. The answer is the object as written, at the version it had.
+		if t.collection() == crdCollection {
+			l.dropCustomResources(old)
+		}
 		delete(coll, k)
 		l.record("DELETED", t.collection(), old, nil)
 		return marshal(o), http.StatusOK, nil
@@ -190,6 +193,9 @@ func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 		n := markDeleted(o, st, l.clock.Now(), 0)
 		l.record("MODIFIED", t.collection(), o, n)
 		o = n
+	}
+	if t.collection() == crdCollection {
+		l.dropCustomResources(o)
 	}
 	delete(coll, k)
 	delete(l.residue, t.collection()+"/"+k)
