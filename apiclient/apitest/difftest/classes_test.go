@@ -16,7 +16,6 @@ import (
 // kube-apiserver, each with where apitest's doc says so. A divergence in any
 // other class fails the test.
 var knownDivergent = map[string]string{
-	"unknown-resource":  "issue 37: apitest serves any path",
 	"collection-delete": "issue 37: no DELETE of a collection",
 	"create-with-rv":    "issue 37",
 	"body-url":          "issue 37",
