@@ -82,6 +82,23 @@
 //     version, watches from a version that see objects enter and leave a
 //     selection, streaming lists with their bookmark, 410 after Compact.
 //   - dryRun=All answers as if done and stores nothing.
+//   - The protocol's checks (params.go). The parameters kube-apiserver
+//     validates are refused with its codes, error types and causes (a
+//     dryRun other than All, fieldManager missing on an apply or longer
+//     than 128 bytes, force on a patch that is not an apply,
+//     resourceVersionMatch without a version or on a plain watch,
+//     sendInitialEvents on a LIST, numbers that are not), before anything
+//     is done. A body that does not match its URL — another namespace, or
+//     name, or kind through a patch — is 400 (the kind 422); a create
+//     carrying a resourceVersion is 500, as etcd's store refuses it; a
+//     generateName is cut to 58 characters so that the name stays within
+//     63; a Lease's update must name its resourceVersion (422); a LIST at
+//     resourceVersion 0 is answered whole, whatever its limit; a GET or
+//     LIST at a version not yet reached is 504 with the cause
+//     ResourceVersionTooLarge and a Retry-After of 1. A DELETE of a
+//     collection (deletecollection.go) deletes what its selectors select,
+//     as DELETEs of each would (finalizers, dry run, webhooks), and answers
+//     them as they were.
 //   - Admission webhooks (admission.go). The MutatingWebhookConfigurations
 //     and ValidatingWebhookConfigurations stored are called on every
 //     create, update, patch, apply and delete they match (rules, scope,
@@ -144,9 +161,9 @@
 //  5. Time and history. Compact forgets all history at once, where etcd and
 //     the watch cache forget by a window of time and size; a continue token
 //     expires only at a Compact; watches get no periodic bookmarks (only a
-//     streaming list's initial-events-end). A LIST that asks for a version
-//     newer than the server's answers 504 at once (the real server waits
-//     about three seconds first). Test: call Compact where the code under
+//     streaming list's initial-events-end). A GET or LIST that asks for a
+//     version newer than the server's answers 504 at once (the real server
+//     waits about three seconds first). Test: call Compact where the code under
 //     test must meet 410 Expired.
 //  6. Messages. A Status has the real reason, code and (for apply conflicts)
 //     causes, but its message is apitest's own. UIDs are random, and names made

@@ -148,6 +148,11 @@ type deleteOptions struct {
 func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.deleteLocked(t, opts)
+}
+
+// deleteLocked is delete with l.mu held.
+func (l *liveState) deleteLocked(t target, opts deleteOptions) ([]byte, int, error) {
 	st := l.strategyFor(t)
 	if t.sub != "" {
 		return nil, 0, fail(http.StatusMethodNotAllowed, "DELETE is not supported on a subresource")

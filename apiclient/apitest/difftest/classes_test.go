@@ -16,17 +16,10 @@ import (
 // kube-apiserver, each with where apitest's doc says so. A divergence in any
 // other class fails the test.
 var knownDivergent = map[string]string{
-	"collection-delete": "issue 37: no DELETE of a collection",
-	"create-with-rv":    "issue 37",
-	"body-url":          "issue 37",
-	"generate-name":     "issue 37",
-	"rv0-limit":         "issue 37",
-	"too-large-rv":      "issue 37",
-	"params":            "issue 37",
-	"unknown-fields":    "issue 37: no pruning",
-	"quantities":        "issue 37: values kept as sent",
-	"times":             "issue 37: values kept as sent",
-	"secrets":           "issue 37: values kept as sent",
+	"unknown-fields": "issue 37: no pruning",
+	"quantities":     "issue 37: values kept as sent",
+	"times":          "issue 37: values kept as sent",
+	"secrets":        "issue 37: values kept as sent",
 }
 
 // TestClasses runs, for each of difftest.Classes, generated sequences on
