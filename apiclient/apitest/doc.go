@@ -81,6 +81,14 @@
 //     pages are all read at the first page's version, a LIST at an exact older
 //     version, watches from a version that see objects enter and leave a
 //     selection, streaming lists with their bookmark, 410 after Compact.
+//   - Decoding (decode.go, quantity.go). A built-in object keeps only the
+//     fields its recorded schema has, as kube-apiserver's decoding into its
+//     Go type: the others are dropped with a warning `unknown field "PATH"`
+//     (fieldValidation Warn or none), dropped silently (Ignore), or refused
+//     (Strict: 400 for a POST or PUT, 422 for a patch); an apply that carries
+//     one is a 500 in every mode. Quantities are canonical ("0.5" is "500m",
+//     "1024Mi" "1Gi"; a ResourceList's rounded up to a thousandth), and one
+//     that is not a quantity is 400.
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a
@@ -124,17 +132,25 @@
 // What apitest does not do as kube-apiserver does, each with its reason and what
 // a test must do about it. package difftest compares everything else.
 //
-//  1. No defaulting, no validation. The real server fills in a Deployment's
+//  1. No defaulting, little validation. The real server fills in a Deployment's
 //     strategy, a container's imagePullPolicy, a Pod's schedulerName and
 //     tolerations; apitest keeps what it was sent (a new Pod's status.phase
 //     Pending is the one default it gives). Nor does it refuse an invalid
 //     object (a Deployment without a selector, a Pod without containers, a
 //     change of a Pod's containers), beyond a missing name, a taken one, a new
 //     finalizer on an object being deleted, a container without a name or an
-//     image, and a null where a stored CRD's schema wants a value. Reason:
-//     each kind's defaults and rules are thousands of lines of the real
-//     server. Test: set every field the code under test reads; check validity
-//     in an integration test against a real server.
+//     image, and a null where a stored CRD's schema wants a value. Values
+//     are checked only as quantities: a date-time or micro-time (a Lease's
+//     renewTime) is kept as sent, where the real server refuses one without
+//     its fractional digits and writes +02:00 as Z; a Secret's stringData is
+//     not folded into data, nor data checked as base64; a custom resource's
+//     fields are not pruned by its CRD's schema (its unknown fields are
+//     kept, without a warning); a field given twice in a body is not told
+//     (kube-apiserver warns, and Strict refuses). Reason: each kind's
+//     defaults and rules are thousands of lines of the real server. Test:
+//     set every field the code under test reads, in the form the server
+//     answers it; check validity in an integration test against a real
+//     server.
 //  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
 //     ObjectMeta and of custom resources whose CRD is stored; for any other
 //     built-in kind every list is atomic (an apply replaces a Service's ports

@@ -46,6 +46,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t.dryRun = q.Get("dryRun") == "All"
+	t.validation = q.Get("fieldValidation")
 	metadataOnly := wantsMetadataOnly(r)
 	manager := q.Get("fieldManager")
 	if manager == "" {
@@ -221,6 +222,10 @@ func (l *liveState) create(t target, o object, manager string) ([]byte, int, err
 	if t.sub != "" {
 		return nil, 0, fail(http.StatusMethodNotAllowed, "POST is not supported on a subresource")
 	}
+	o, err := decoded(t, o, decodeBody)
+	if err != nil {
+		return nil, 0, err
+	}
 	o = st.roundTrip(o)
 	o.meta()["managedFields"] = trackUpdate(st, t, nil, o, manager, l.clock.Now()).encode()
 	return l.insert(t, st, o, true)
@@ -327,6 +332,9 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 	}
 	if rv != "" && rv != old.meta()["resourceVersion"] {
 		return nil, 0, conflict(t)
+	}
+	if o, err = decoded(t, o, decodeBody); err != nil {
+		return nil, 0, err
 	}
 	o = st.roundTrip(o)
 	return l.commit(t, st, old, o, trackUpdate(st, t, old, o, manager, l.clock.Now()), viaUpdate)

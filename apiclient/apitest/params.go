@@ -14,6 +14,7 @@ import (
 // reaches an object — with its codes, error types and causes:
 //
 //	dryRun other than All                     422 {Create,Update,Patch,Delete}Options dryRun NotSupported
+//	fieldValidation other than the three      422 …Options fieldValidation NotSupported
 //	fieldManager over 128 bytes               422 …Options fieldManager TooLong
 //	an apply without fieldManager             422 PatchOptions fieldManager Required
 //	force on a patch that is not an apply     422 PatchOptions force Forbidden
@@ -32,6 +33,9 @@ func checkParams(r *http.Request, t target, q url.Values) error {
 		}
 	}
 	if opts != "" && opts != "DeleteOptions" {
+		if v := q.Get("fieldValidation"); v != "" && v != "Ignore" && v != "Warn" && v != "Strict" {
+			return optionsInvalid(opts, "fieldValidation", "FieldValueNotSupported", `Unsupported value: %q: supported values: "", "Ignore", "Strict", "Warn"`, v)
+		}
 		manager := q.Get("fieldManager")
 		apply := r.Method == http.MethodPatch && strings.HasPrefix(r.Header.Get("Content-Type"), "application/apply-patch")
 		switch {

@@ -56,6 +56,9 @@ func (l *liveState) patch(t target, contentType string, patch []byte, manager st
 	if err := samePlace(t, old, merged); err != nil {
 		return nil, 0, err
 	}
+	if merged, err = decoded(t, merged, decodePatch); err != nil {
+		return nil, 0, err
+	}
 	merged = st.roundTrip(merged)
 	// A patch that names a resourceVersion applies only to that version.
 	if rv := merged.meta()["resourceVersion"]; rv != old.meta()["resourceVersion"] {
@@ -124,6 +127,9 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	if name, _ := cfg.meta()["name"].(string); name != t.name {
 		return nil, 0, fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
 	}
+	if _, err := decoded(t, deepCopy(cfg), decodeApply); err != nil {
+		return nil, 0, err // a field no schema has: kube-apiserver cannot type the configuration
+	}
 	old, err := l.find(t, st)
 	if err != nil && (t.sub != "" || err.(statusError).code != http.StatusNotFound) {
 		return nil, 0, err
@@ -136,6 +142,9 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	}
 	merged, owners, err := applyConfig(st, t, old, cfg, manager, force, l.clock.Now())
 	if err != nil {
+		return nil, 0, err
+	}
+	if merged, err = decoded(t, merged, decodeApply); err != nil {
 		return nil, 0, err
 	}
 	// A configuration that names a resourceVersion applies only to it (a

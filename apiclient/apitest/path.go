@@ -24,6 +24,9 @@ type target struct {
 	// answer's Warning headers (nil: nowhere).
 	manager string
 	warn    *[]string
+	// validation is the request's fieldValidation: "", Ignore, Warn or
+	// Strict (decode.go).
+	validation string
 	// conv is the conversion webhook of a request at a version of a custom
 	// resource other than its storage version (conversion.go); nil else.
 	conv *converter
