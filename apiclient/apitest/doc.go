@@ -154,10 +154,12 @@
 //  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
 //     ObjectMeta and of custom resources whose CRD is stored; for any other
 //     built-in kind every list is atomic (an apply replaces a Service's ports
-//     rather than merging them by port, and so does a strategic merge patch).
-//     Reason: the rest of the OpenAPI schema. Test: store your CRDs in the
-//     server (POST them like any object); for other built-in kinds with keyed
-//     lists, do not rely on merging list items.
+//     rather than merging them by port, and so does a strategic merge patch),
+//     and a container's resources and their requests and limits are owned
+//     without their "." entries. Reason: these schemas are apitest's own,
+//     not yet read from the recorded OpenAPI (catalog.go). Test: store your
+//     CRDs in the server (POST them like any object); for other built-in
+//     kinds with keyed lists, do not rely on merging list items.
 //  3. No controllers and no built-in admission plugins (webhooks are
 //     called: item 9): no garbage collector (owner references
 //     delete nothing; propagationPolicy is ignored), no namespace lifecycle
@@ -190,7 +192,8 @@
 //     (servers before 1.35 give them none); a custom resource's status write
 //     owns only status in managedFields (1.32 also gives it the metadata it
 //     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
-//     one). Test: against an older cluster, do not rely on these.
+//     one); a custom resource's LIST at a resourceVersion that is no number
+//     is 400 (1.32 answers 500). Test: against an older cluster, do not rely on these.
 //  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
 //     documents are answered, which clients fall back to), authentication
 //     and authorization, subresources
