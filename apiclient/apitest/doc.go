@@ -192,8 +192,8 @@
 //     (servers before 1.35 give them none); a custom resource's status write
 //     owns only status in managedFields (1.32 also gives it the metadata it
 //     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
-//     one); a custom resource's LIST at a resourceVersion that is no number
-//     is 400 (1.32 answers 500). Test: against an older cluster, do not rely on these.
+//     one); a LIST at a resourceVersion that is no number is 400 (1.32
+//     answers 500). Test: against an older cluster, do not rely on these.
 //  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
 //     documents are answered, which clients fall back to), authentication
 //     and authorization, subresources
