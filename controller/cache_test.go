@@ -31,7 +31,14 @@ type site struct {
 	} `json:"status"`
 }
 
-func (*site) Resource() apiclient.Resource { return apiclient.ConfigMaps } // stored as ConfigMaps by the in-memory server
+func (*site) Resource() apiclient.Resource { return sites }
+
+var sites = apiclient.Resource{Group: "example.com", Version: "v1", Name: "sites", Singular: "site", Kind: "Site", Namespaced: true}
+
+// cacheSiteCRD serves sites, keeping whatever they hold.
+const cacheSiteCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"sites.example.com"},
+"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"sites","singular":"site","kind":"Site","listKind":"SiteList"},
+ "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
 
 // A reconcile changes everything it can reach — the typed value a Lister gave
 // it, the objects Get, List and ByIndex gave it, and what the toolkit helpers
@@ -42,8 +49,10 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	must(t, err)
+	_, err = srv.Add(apiclient.CRDs, cacheSiteCRD)
+	must(t, err)
 	for _, name := range []string{"a", "b"} {
-		_, err := srv.Add(apiclient.ConfigMaps, `{"metadata":{"name":"`+name+`","namespace":"default","labels":{"app":"web"},
+		_, err := srv.Add(sites, `{"metadata":{"name":"`+name+`","namespace":"default","labels":{"app":"web"},
 			"annotations":{"note":"x"},"finalizers":["keep.example.com/x"],"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"u","controller":true}]},
 			"spec":{"replicas":2,"tags":["t1"],"env":{"k":"v"},"extra":{"nested":{"deep":[1,2]}}},
 			"status":{"conditions":[{"type":"Ready","status":"False","reason":"Waiting","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}`)
@@ -51,17 +60,17 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 	}
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "default", Log: quiet})
 	must(t, err)
-	must(t, m.Index(apiclient.ConfigMaps, "app", func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Labels["app"]}, nil }))
-	inf := m.Informer(apiclient.ConfigMaps)
-	sites := controller.Lister[site](m)
+	must(t, m.Index(sites, "app", func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Labels["app"]}, nil }))
+	inf := m.Informer(sites)
+	lister := controller.Lister[site](m)
 	done := make(chan struct{})
-	_, err = controller.New(m, "vandal", controller.Options{}).For(apiclient.ConfigMaps).Complete(controller.ReconcilerFunc(
+	_, err = controller.New(m, "vandal", controller.Options{}).For(sites).Complete(controller.ReconcilerFunc(
 		func(ctx context.Context, req controller.Request) (controller.Result, error) {
 			if req.Name != "a" {
 				return controller.Result{}, nil
 			}
 			defer close(done)
-			s, err := sites.Get(req.Namespace, req.Name)
+			s, err := lister.Get(req.Namespace, req.Name)
 			if err != nil {
 				return controller.Result{}, err
 			}
@@ -76,7 +85,7 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 			s.Spec.Env["k"] = "changed"
 			s.Spec.Extra["nested"].(map[string]any)["deep"].([]any)[0] = "changed"
 			s.Status.Conditions[0].Status = "Unknown"
-			if list, err := sites.List(); err == nil {
+			if list, err := lister.List(); err == nil {
 				for _, v := range list {
 					vandalize(&v.ObjectMeta)
 				}
@@ -107,7 +116,7 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 	must(t, <-stopped)
 
 	for _, name := range []string{"a", "b"} {
-		onServer, err := c.Resource(apiclient.ConfigMaps).Namespace("default").Get(context.Background(), name)
+		onServer, err := c.Resource(sites).Namespace("default").Get(context.Background(), name)
 		must(t, err)
 		cached, ok := inf.Get("default", name)
 		if !ok {
@@ -116,7 +125,7 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 		if got, want := canonical(t, cached), canonical(t, onServer); got != want {
 			t.Errorf("%s: the cache differs from the server after the reconcile:\ncache  %s\nserver %s", name, got, want)
 		}
-		if v, err := sites.Get("default", name); err != nil || *v.Spec.Replicas != 2 || v.Spec.Tags[0] != "t1" || v.Status.Conditions[0].Status != "False" {
+		if v, err := lister.Get("default", name); err != nil || *v.Spec.Replicas != 2 || v.Spec.Tags[0] != "t1" || v.Status.Conditions[0].Status != "False" {
 			t.Errorf("%s as the Lister decodes it now: %+v, %v", name, v, err)
 		}
 	}

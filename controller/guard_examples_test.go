@@ -33,6 +33,10 @@ import (
 
 func TestFoo_reconciles_through_the_staleness_guard(t *testing.T) {
 	srv, c := memoryServer(t)
+	// apitest serves Foos once their CRD is stored, as a cluster does.
+	if err := foo.InstallCRD(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
 	fooStale(t, c, c, "default", func() func() { return srv.HoldWatch(apiclient.Deployments) })
 }
 

@@ -31,6 +31,24 @@
 // tests lean on most, and what package difftest checks against real servers
 // (v1.37 and v1.32) with generated sequences of requests:
 //
+//   - What is served (catalog.go, path.go, discovery.go, crd.go). The
+//     built-in resources are those of kube-apiserver v1.37, from its own
+//     discovery and OpenAPI v3, recorded (internal/recordapi) and embedded;
+//     a custom resource is served once a CustomResourceDefinition for it is
+//     stored, at the versions it serves, with its scope and subresources,
+//     and goes, its objects with it, when the CRD is deleted. Anything else
+//     is 404, as on the real server — a typo'd plural, a wrong group, a
+//     version not served, a namespace on a cluster-scoped resource, a CRD
+//     not installed: a Status NotFound in a group served, plain "404 page
+//     not found" in one that is not. So a test installs its CRDs as a
+//     cluster needs them (controller/crd builds one from Go types;
+//     foo.InstallCRD is an example): that way a wrong group or plural fails
+//     the test, not the cluster, and the CRD's schema and subresources are
+//     the ones the test runs with. (An explorer that runs any controller on
+//     its own terms may serve every custom resource without a CRD:
+//     HandlerOptions.AnyCustomResource, which controller/perturb sets.)
+//     Discovery (/api, /apis, /apis/GROUP[/VERSION]) answers from the
+//     record and the CRDs.
 //   - Versions and events. Every write that changes the object gets the next
 //     resourceVersion and a watch event; a write that changes nothing (a merge
 //     patch of the same value, the same server-side apply) keeps the version and
@@ -63,7 +81,32 @@
 //     pages are all read at the first page's version, a LIST at an exact older
 //     version, watches from a version that see objects enter and leave a
 //     selection, streaming lists with their bookmark, 410 after Compact.
+//   - Decoding (decode.go, quantity.go). A built-in object keeps only the
+//     fields its recorded schema has, as kube-apiserver's decoding into its
+//     Go type: the others are dropped with a warning `unknown field "PATH"`
+//     (fieldValidation Warn or none), dropped silently (Ignore), or refused
+//     (Strict: 400 for a POST or PUT, 422 for a patch); an apply that carries
+//     one is a 500 in every mode. Quantities are canonical ("0.5" is "500m",
+//     "1024Mi" "1Gi"; a ResourceList's rounded up to a thousandth), and one
+//     that is not a quantity is 400.
 //   - dryRun=All answers as if done and stores nothing.
+//   - The protocol's checks (params.go). The parameters kube-apiserver
+//     validates are refused with its codes, error types and causes (a
+//     dryRun other than All, fieldManager missing on an apply or longer
+//     than 128 bytes, force on a patch that is not an apply,
+//     resourceVersionMatch without a version or on a plain watch,
+//     sendInitialEvents on a LIST, numbers that are not), before anything
+//     is done. A body that does not match its URL — another namespace, or
+//     name, or kind through a patch — is 400 (the kind 422); a create
+//     carrying a resourceVersion is 500, as etcd's store refuses it; a
+//     generateName is cut to 58 characters so that the name stays within
+//     63; a Lease's update must name its resourceVersion (422); a LIST at
+//     resourceVersion 0 is answered whole, whatever its limit; a GET or
+//     LIST at a version not yet reached is 504 with the cause
+//     ResourceVersionTooLarge and a Retry-After of 1. A DELETE of a
+//     collection (deletecollection.go) deletes what its selectors select,
+//     as DELETEs of each would (finalizers, dry run, webhooks), and answers
+//     them as they were.
 //   - Admission webhooks (admission.go). The MutatingWebhookConfigurations
 //     and ValidatingWebhookConfigurations stored are called on every
 //     create, update, patch, apply and delete they match (rules, scope,
@@ -89,30 +132,43 @@
 // What apitest does not do as kube-apiserver does, each with its reason and what
 // a test must do about it. package difftest compares everything else.
 //
-//  1. No defaulting, no validation. The real server fills in a Deployment's
+//  1. No defaulting, little validation. The real server fills in a Deployment's
 //     strategy, a container's imagePullPolicy, a Pod's schedulerName and
 //     tolerations; apitest keeps what it was sent (a new Pod's status.phase
 //     Pending is the one default it gives). Nor does it refuse an invalid
 //     object (a Deployment without a selector, a Pod without containers, a
 //     change of a Pod's containers), beyond a missing name, a taken one, a new
 //     finalizer on an object being deleted, a container without a name or an
-//     image, and a null where a stored CRD's schema wants a value. Reason:
-//     each kind's defaults and rules are thousands of lines of the real
-//     server. Test: set every field the code under test reads; check validity
-//     in an integration test against a real server.
+//     image, and a null where a stored CRD's schema wants a value. Values
+//     are checked only as quantities: a date-time or micro-time (a Lease's
+//     renewTime) is kept as sent, where the real server refuses one without
+//     its fractional digits and writes +02:00 as Z; a Secret's stringData is
+//     not folded into data, nor data checked as base64; a custom resource's
+//     fields are not pruned by its CRD's schema (its unknown fields are
+//     kept, without a warning); a field given twice in a body is not told
+//     (kube-apiserver warns, and Strict refuses). Reason: each kind's
+//     defaults and rules are thousands of lines of the real server. Test:
+//     set every field the code under test reads, in the form the server
+//     answers it; check validity in an integration test against a real
+//     server.
 //  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
 //     ObjectMeta and of custom resources whose CRD is stored; for any other
 //     built-in kind every list is atomic (an apply replaces a Service's ports
-//     rather than merging them by port, and so does a strategic merge patch).
-//     Reason: the rest of the OpenAPI schema. Test: store your CRDs in the
-//     server (POST them like any object); for other built-in kinds with keyed
-//     lists, do not rely on merging list items.
+//     rather than merging them by port, and so does a strategic merge patch),
+//     and a container's resources and their requests and limits are owned
+//     without their "." entries. Reason: these schemas are apitest's own,
+//     not yet read from the recorded OpenAPI (catalog.go). Test: store your
+//     CRDs in the server (POST them like any object); for other built-in
+//     kinds with keyed lists, do not rely on merging list items.
 //  3. No controllers and no built-in admission plugins (webhooks are
 //     called: item 9): no garbage collector (owner references
 //     delete nothing; propagationPolicy is ignored), no namespace lifecycle
 //     (namespaces need not exist, and deleting one deletes nothing), no
 //     kubelet, scheduler or Deployment controller. The bare kube-apiserver the
-//     project tests against has none either, but for the namespaces. Test:
+//     project tests against has none either, but for the namespaces. A
+//     CRD is established at its create (the real server's controllers set
+//     its conditions a moment later), and its deletion removes its objects
+//     at once. Test:
 //     create and delete the dependents your controller would see created and
 //     deleted.
 //  4. Field selectors beyond metadata.name and metadata.namespace, and for Pods
@@ -123,9 +179,9 @@
 //  5. Time and history. Compact forgets all history at once, where etcd and
 //     the watch cache forget by a window of time and size; a continue token
 //     expires only at a Compact; watches get no periodic bookmarks (only a
-//     streaming list's initial-events-end). A LIST that asks for a version
-//     newer than the server's answers 504 at once (the real server waits
-//     about three seconds first). Test: call Compact where the code under
+//     streaming list's initial-events-end). A GET or LIST that asks for a
+//     version newer than the server's answers 504 at once (the real server
+//     waits about three seconds first). Test: call Compact where the code under
 //     test must meet 410 Expired.
 //  6. Messages. A Status has the real reason, code and (for apply conflicts)
 //     causes, but its message is apitest's own. UIDs are random, and names made
@@ -136,8 +192,11 @@
 //     (servers before 1.35 give them none); a custom resource's status write
 //     owns only status in managedFields (1.32 also gives it the metadata it
 //     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
-//     one). Test: against an older cluster, do not rely on these.
-//  8. Not served: discovery, authentication and authorization, subresources
+//     one); a LIST at a resourceVersion that is no number is 400 (1.32
+//     answers 500). Test: against an older cluster, do not rely on these.
+//  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
+//     documents are answered, which clients fall back to), authentication
+//     and authorization, subresources
 //     other than status (scale, eviction, log: 404), protobuf, YAML bodies
 //     (JSON only — which is YAML — for apply too), watch of a Pod list from a
 //     version kube-apiserver v1.37 still has in etcd but not in its cache

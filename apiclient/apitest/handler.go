@@ -34,6 +34,16 @@ type HandlerOptions struct {
 	// drawn from its seed. It is read with the server's lock held, so it need
 	// not be safe for concurrent use.
 	Rand io.Reader
+	// AnyCustomResource serves a resource of any group kube-apiserver does
+	// not define as if a CRD defined it — namespaced or not as the path
+	// says, with a status subresource, every field kept — where a Server
+	// serves a custom resource only once its CustomResourceDefinition is
+	// stored (path.go). It is for explorers of a controller's logic, which
+	// run any controller on its own terms (controller/perturb sets it); a
+	// test of how a controller meets the API should store the CRD, as a
+	// cluster needs, so that a wrong group, plural or version fails there
+	// as it would on a cluster. Built-in groups stay as recorded.
+	AnyCustomResource bool
 }
 
 // NewHandlerWith is NewHandler with the options above.
@@ -46,5 +56,6 @@ func NewHandlerWith(o HandlerOptions) (h http.Handler, stop func()) {
 	if o.Rand != nil {
 		s.live.rand = o.Rand
 	}
+	s.live.anyCustom = o.AnyCustomResource
 	return http.HandlerFunc(s.serveLive), s.live.close
 }

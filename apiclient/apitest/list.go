@@ -31,6 +31,11 @@ func (l *liveState) list(t target, q url.Values, metadataOnly bool) ([]byte, int
 		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}
 	limit, _ := strconv.Atoi(q.Get("limit"))
+	if q.Get("resourceVersion") == "0" {
+		// Any version will do: kube-apiserver answers from its watch cache,
+		// all of it, whatever the limit.
+		limit = 0
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	at, after, err := l.listVersion(q)
@@ -118,7 +123,7 @@ func (l *liveState) listVersion(q url.Values) (at int64, after string, err error
 	case perr != nil:
 		return 0, "", fail(http.StatusBadRequest, "invalid resourceVersion %q", rv)
 	case n > l.rv:
-		return 0, "", fail(http.StatusGatewayTimeout, "Too large resource version: %d, current: %d", n, l.rv)
+		return 0, "", tooLarge(n, l.rv)
 	case match == "Exact" && n < l.compacted:
 		return 0, "", fail(http.StatusGone, "The resourceVersion for the provided list is too old.")
 	case match == "Exact":

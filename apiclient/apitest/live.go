@@ -1,11 +1,13 @@
 package apitest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,14 +17,36 @@ import (
 // serveLive answers a request from the live objects: the verbs, each a method of
 // liveState that returns the body and the status code, or a statusError.
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	l := &s.live
 	t, ok := parsePath(r.URL.Path)
 	if !ok {
+		if r.Method == http.MethodGet && l.serveDiscovery(w, r.URL.Path) {
+			return
+		}
 		writeStatus(w, http.StatusNotFound, "NotFound", "the server could not find the requested resource")
 		return
 	}
+	l.mu.Lock()
+	res, err := l.served(t)
+	l.mu.Unlock()
+	switch {
+	case err == errNoRoute:
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	case err != nil:
+		writeError(w, err)
+		return
+	case r.Method == http.MethodPost && t.name == "" && res.namespaced && t.namespace == "":
+		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource")
+		return
+	}
 	q := r.URL.Query()
+	if err := checkParams(r, t, q); err != nil {
+		writeError(w, err)
+		return
+	}
 	t.dryRun = q.Get("dryRun") == "All"
-	l := &s.live
+	t.validation = q.Get("fieldValidation")
 	metadataOnly := wantsMetadataOnly(r)
 	manager := q.Get("fieldManager")
 	if manager == "" {
@@ -57,7 +81,6 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	t.warn = &warnings
 	var out []byte
 	var code int
-	var err error
 	switch {
 	case r.Method == http.MethodGet && t.name == "" && (q.Get("watch") == "true" || q.Get("watch") == "1"):
 		l.watch(w, r, t, q, metadataOnly)
@@ -65,12 +88,14 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && t.name == "":
 		out, code, err = l.list(t, q, metadataOnly)
 	case r.Method == http.MethodGet:
-		if out, code, err = l.get(t); err == nil && metadataOnly {
+		if out, code, err = l.get(t, q.Get("resourceVersion")); err == nil && metadataOnly {
 			out = partialJSON(out)
 		}
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
-		if body, err = readObject(r.Body); err == nil {
+		if body, err = readObject(r.Body); err == nil && !sameNamespace(t, body) {
+			err = fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
+		} else if err == nil {
 			var at target
 			if body, at, err = atStorage(body); err == nil {
 				out, code, err = l.create(at, body, manager)
@@ -80,7 +105,9 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Method == http.MethodPut && t.name != "":
 		var body object
-		if body, err = readObject(r.Body); err == nil {
+		if body, err = readObject(r.Body); err == nil && !sameNamespace(t, body) {
+			err = fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
+		} else if err == nil {
 			var at target
 			if body, at, err = atStorage(body); err == nil {
 				out, code, err = l.update(at, body, manager)
@@ -93,6 +120,20 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		if patch, err = io.ReadAll(r.Body); err == nil {
 			out, code, err = l.patch(t, r.Header.Get("Content-Type"), patch, manager, q.Get("fieldManager") != "", q.Get("force") == "true")
 		}
+	case r.Method == http.MethodDelete && t.name == "" && t.sub == "":
+		var opts deleteOptions
+		if body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20)); len(strings.TrimSpace(string(body))) > 0 {
+			if jerr := json.Unmarshal(body, &opts); jerr != nil {
+				err = fail(http.StatusBadRequest, "the DeleteOptions: %v", jerr)
+			}
+			err = cmp.Or(err, checkDryRun("DeleteOptions", opts.DryRun))
+		} else if t.dryRun {
+			opts.DryRun = []string{"All"}
+		}
+		t.dryRun = slices.Contains(opts.DryRun, "All")
+		if err == nil {
+			out, code, err = l.deleteCollection(t, q, opts)
+		}
 	case r.Method == http.MethodDelete && t.name != "":
 		// DeleteOptions come in the body, or else in the query; a body, when
 		// there is one, is all of them (kube-apiserver reads no query then:
@@ -103,6 +144,9 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 				err = fail(http.StatusBadRequest, "the DeleteOptions: %v", jerr)
 			}
 			t.dryRun = slices.Contains(opts.DryRun, "All")
+			if err == nil {
+				err = checkDryRun("DeleteOptions", opts.DryRun)
+			}
 		}
 		if err == nil {
 			dt := t
@@ -144,14 +188,30 @@ func (l *liveState) find(t target, st strategy) (object, error) {
 	return o, nil
 }
 
-func (l *liveState) get(t target) ([]byte, int, error) {
+// get answers a GET of one object: the current one, at any resourceVersion
+// the server has reached (the latest is no older than any), and 504 at one
+// it has not.
+func (l *liveState) get(t target, rv string) ([]byte, int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if n, _ := strconv.ParseInt(rv, 10, 64); n > l.rv {
+		return nil, 0, tooLarge(n, l.rv)
+	}
 	o, err := l.find(t, l.strategyFor(t))
 	if err != nil {
 		return nil, 0, err
 	}
 	return marshal(o), http.StatusOK, nil
+}
+
+// maxGeneratedNameLength is how much of a generateName a name keeps: 63 less
+// the five characters drawn.
+const maxGeneratedNameLength = 63 - 5
+
+// sameNamespace reports whether o's namespace, if it names one, is t's.
+func sameNamespace(t target, o object) bool {
+	ns, _ := o.meta()["namespace"].(string)
+	return ns == "" || ns == t.namespace
 }
 
 // create stores a new object, as POST does; called without l.mu.
@@ -162,14 +222,20 @@ func (l *liveState) create(t target, o object, manager string) ([]byte, int, err
 	if t.sub != "" {
 		return nil, 0, fail(http.StatusMethodNotAllowed, "POST is not supported on a subresource")
 	}
+	o, err := decoded(t, o, decodeBody)
+	if err != nil {
+		return nil, 0, err
+	}
 	o = st.roundTrip(o)
 	o.meta()["managedFields"] = trackUpdate(st, t, nil, o, manager, l.clock.Now()).encode()
-	return l.insert(t, st, o)
+	return l.insert(t, st, o, true)
 }
 
 // insert stores o, a new object whose managedFields are already worked out:
-// it fills in what the server sets at creation. Called with l.mu held.
-func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error) {
+// it fills in what the server sets at creation. post: it came by a POST,
+// whose body may not carry a resourceVersion (an apply's may: it is a
+// precondition). Called with l.mu held.
+func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, int, error) {
 	if t.namespace != "" {
 		o.meta()["namespace"] = t.namespace
 	}
@@ -181,7 +247,9 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	name, _ := m["name"].(string)
 	if name == "" {
 		if gen, _ := m["generateName"].(string); gen != "" {
-			name = gen + randomSuffix(l.rand)
+			// Cut so that the name, with its five drawn characters, stays
+			// within 63, as kube-apiserver's names.SimpleNameGenerator.
+			name = gen[:min(len(gen), maxGeneratedNameLength)] + randomSuffix(l.rand)
 			m["name"] = name
 		}
 	}
@@ -193,6 +261,11 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	}
 	ns, _ := m["namespace"].(string)
 	coll := l.collection(t.collection())
+	if rv, _ := m["resourceVersion"].(string); rv != "" && !t.dryRun && post {
+		// etcd's store refuses it before it looks for the name; a dry run
+		// never gets there.
+		return nil, 0, statusError{code: http.StatusInternalServerError, error: fmt.Errorf("resourceVersion should not be set on objects to be created")}
+	}
 	if _, ok := coll[key(ns, name)]; ok {
 		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
 			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
@@ -208,6 +281,9 @@ func (l *liveState) insert(t target, st strategy, o object) ([]byte, int, error)
 	}
 	if st.status {
 		delete(o, "status") // a status subresource's status is set through it alone
+	}
+	if t.collection() == crdCollection {
+		o["status"] = crdStatus(o, l.clock.Now())
 	}
 	if st.graceful {
 		// The one default apitest gives: a new Pod is Pending (its kubelet
@@ -242,13 +318,13 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	st := l.strategyFor(t)
-	old, err := l.find(t, st)
-	if err != nil {
-		return nil, 0, err
-	}
 	m := o.meta()
 	if name, _ := m["name"].(string); name != "" && name != t.name {
 		return nil, 0, fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
+	}
+	old, err := l.find(t, st)
+	if err != nil {
+		return nil, 0, err
 	}
 	rv, _ := m["resourceVersion"].(string)
 	if rv == "" && !st.unconditional {
@@ -256,6 +332,9 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 	}
 	if rv != "" && rv != old.meta()["resourceVersion"] {
 		return nil, 0, conflict(t)
+	}
+	if o, err = decoded(t, o, decodeBody); err != nil {
+		return nil, 0, err
 	}
 	o = st.roundTrip(o)
 	return l.commit(t, st, old, o, trackUpdate(st, t, old, o, manager, l.clock.Now()), viaUpdate)

@@ -15,7 +15,7 @@ func TestLive_create_get_patch_update_delete(t *testing.T) {
 	s, c, _ := newServer(t)
 	ctx := context.Background()
 	rc := c.Resource(pods).Namespace("demo")
-	created, err := rc.Create(ctx, []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","labels":{"app":"web"}},"spec":{"n":9007199254740993}}`), apiclient.WriteOptions{})
+	created, err := rc.Create(ctx, []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","labels":{"app":"web"}},"spec":{"activeDeadlineSeconds":9007199254740993}}`), apiclient.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,8 +36,8 @@ func TestLive_create_get_patch_update_delete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := got.Field("spec", "n"); fmt.Sprint(n) != "9007199254740993" {
-		t.Fatalf("spec.n = %v: an integer lost precision", n)
+	if n, _ := got.Field("spec", "activeDeadlineSeconds"); fmt.Sprint(n) != "9007199254740993" {
+		t.Fatalf("spec.activeDeadlineSeconds = %v: an integer lost precision", n)
 	}
 	stale := created.Copy()
 	if _, err := rc.Update(ctx, stale, apiclient.WriteOptions{}); !apiclient.IsConflict(err) {

@@ -34,6 +34,11 @@ type liveState struct {
 	held      map[string]int // collection → holds: its watches send no changes (hold.go)
 	stopped   chan struct{}  // closed by close: ends every watch
 	rand      io.Reader      // uids and generated names (HandlerOptions.Rand)
+	// api is what the server serves before any CRD: the embedded record,
+	// parsed by the first server of the process (catalog.go).
+	api *catalog
+	// anyCustom: HandlerOptions.AnyCustomResource.
+	anyCustom bool
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be
@@ -67,6 +72,7 @@ func (l *liveState) init(clock apiclient.Clock) {
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
 	l.rand = rand.Reader
+	l.api = recorded()
 }
 
 func (l *liveState) close() {
@@ -165,15 +171,14 @@ func key(ns, name string) string {
 	return ns + "/" + name
 }
 
-// kindOf keeps the object's kind, else derives it from well-known resources.
+// kindOf keeps the object's kind, else takes the built-in resource's from the
+// record (catalog.go).
 func kindOf(t target, o object) string {
 	if k, _ := o["kind"].(string); k != "" {
 		return k
 	}
-	for _, r := range []apiclient.Resource{apiclient.Pods, apiclient.Namespaces, apiclient.Secrets, apiclient.ConfigMaps, apiclient.Deployments, apiclient.Leases, apiclient.CRDs} {
-		if r.Name == t.resource && r.Group == t.group {
-			return r.Kind
-		}
+	if r, ok := recorded().resource(t.group, t.version, t.resource); ok {
+		return r.kind
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -50,6 +51,12 @@ func (l *liveState) patch(t target, contentType string, patch []byte, manager st
 	}
 	merged, err := patched(pt, old, p, st)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := samePlace(t, old, merged); err != nil {
+		return nil, 0, err
+	}
+	if merged, err = decoded(t, merged, decodePatch); err != nil {
 		return nil, 0, err
 	}
 	merged = st.roundTrip(merged)
@@ -120,6 +127,9 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	if name, _ := cfg.meta()["name"].(string); name != t.name {
 		return nil, 0, fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
 	}
+	if _, err := decoded(t, deepCopy(cfg), decodeApply); err != nil {
+		return nil, 0, err // a field no schema has: kube-apiserver cannot type the configuration
+	}
 	old, err := l.find(t, st)
 	if err != nil && (t.sub != "" || err.(statusError).code != http.StatusNotFound) {
 		return nil, 0, err
@@ -132,6 +142,9 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	}
 	merged, owners, err := applyConfig(st, t, old, cfg, manager, force, l.clock.Now())
 	if err != nil {
+		return nil, 0, err
+	}
+	if merged, err = decoded(t, merged, decodeApply); err != nil {
 		return nil, 0, err
 	}
 	// A configuration that names a resourceVersion applies only to it (a
@@ -151,7 +164,7 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	k := t.collection() + "/" + key(t.namespace, t.name)
 	if old == nil {
 		merged.meta()["managedFields"] = owners.encode()
-		out, code, err := l.insert(t, st, merged)
+		out, code, err := l.insert(t, st, merged, false)
 		if err == nil && residue && !t.dryRun {
 			l.residue[k] = true
 		}
@@ -166,4 +179,23 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 		l.residue[k] = true
 	}
 	return out, code, err
+}
+
+// samePlace refuses a patch whose result is another object than its URL's:
+// another name or namespace (400, as for a PUT), another kind or apiVersion
+// (422 on the patch: kube-apiserver cannot convert the result).
+func samePlace(t target, old, merged object) error {
+	m := merged.meta()
+	if name, _ := m["name"].(string); name != t.name {
+		return fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
+	}
+	if ns, _ := m["namespace"].(string); ns != t.namespace {
+		return fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
+	}
+	if merged["kind"] != old["kind"] || merged["apiVersion"] != old["apiVersion"] {
+		msg := fmt.Sprintf("Invalid value: the patched object is a %v %v, not a %v %v", merged["apiVersion"], merged["kind"], old["apiVersion"], old["kind"])
+		return statusError{code: http.StatusUnprocessableEntity, reason: "Invalid", error: fmt.Errorf(`%q is invalid: patch: %s`, "", msg),
+			details: &apiclient.StatusDetails{Causes: []apiclient.StatusCause{{Type: "FieldValueInvalid", Message: msg, Field: "patch"}}}}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -47,6 +48,9 @@ func writeError(w http.ResponseWriter, err error) {
 	body, code := statusOf(err), http.StatusInternalServerError
 	if se, ok := err.(statusError); ok {
 		code = se.code
+	}
+	if se, ok := err.(statusError); ok && se.details != nil && se.details.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(se.details.RetryAfterSeconds))
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)

@@ -73,6 +73,8 @@ func (l *liveState) strategyFor(t target) strategy {
 		st.generation, st.status = true, true
 	case "networkpolicies.networking.k8s.io", "validatingadmissionpolicies.admissionregistration.k8s.io":
 		st.generation = true
+	case "leases.coordination.k8s.io":
+		st.unconditional = false // a lock: an update must name the version it read
 	case "namespaces", "services", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
 		"certificatesigningrequests.certificates.k8s.io", "apiservices.apiregistration.k8s.io":
 		st.status = true

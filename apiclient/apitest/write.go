@@ -82,6 +82,9 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 	if deleting && len(finalizersOf(o)) == 0 {
 		// The last finalizer went: the deletion that waited for it happens
 		// now. The answer is the object as written, at the version it had.
+		if t.collection() == crdCollection {
+			l.dropCustomResources(old)
+		}
 		delete(coll, k)
 		l.record("DELETED", t.collection(), old, nil)
 		return marshal(o), http.StatusOK, nil
@@ -145,6 +148,11 @@ type deleteOptions struct {
 func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.deleteLocked(t, opts)
+}
+
+// deleteLocked is delete with l.mu held.
+func (l *liveState) deleteLocked(t target, opts deleteOptions) ([]byte, int, error) {
 	st := l.strategyFor(t)
 	if t.sub != "" {
 		return nil, 0, fail(http.StatusMethodNotAllowed, "DELETE is not supported on a subresource")
@@ -190,6 +198,9 @@ func (l *liveState) delete(t target, opts deleteOptions) ([]byte, int, error) {
 		n := markDeleted(o, st, l.clock.Now(), 0)
 		l.record("MODIFIED", t.collection(), o, n)
 		o = n
+	}
+	if t.collection() == crdCollection {
+		l.dropCustomResources(o)
 	}
 	delete(coll, k)
 	delete(l.residue, t.collection()+"/"+k)

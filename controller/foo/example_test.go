@@ -17,6 +17,8 @@ func Example_testingAController() {
 	srv := apitest.NewServer(nil) // nil: the wall clock; apitest.NewClock() for a fake one
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
+	// Foos are served once their CRD is, as on a cluster: install it.
+	foo.InstallCRD(context.Background(), client)
 
 	m, _ := controller.NewManager(client, controller.ManagerOptions{Namespace: "demo", Log: quiet})
 	foo.Setup(m, foo.Options{})

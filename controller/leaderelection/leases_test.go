@@ -95,9 +95,14 @@ func (s *leaseServer) Lease(namespace, name string) (lease.Lease, bool) {
 }
 
 // Put stores l as another writer would (a replica the test plays, kubectl edit):
-// unconditionally, and returns its new resourceVersion.
+// over whatever is stored, and returns its new resourceVersion. A Lease's
+// update must name a resourceVersion (the API server answers 422 without),
+// so it names the stored one.
 func (s *leaseServer) Put(l lease.Lease) string {
-	l.Metadata.ResourceVersion = "" // an update without one always wins
+	l.Metadata.ResourceVersion = ""
+	if cur, ok := s.Lease(l.Metadata.Namespace, l.Metadata.Name); ok {
+		l.Metadata.ResourceVersion = cur.Metadata.ResourceVersion
+	}
 	ctx := context.Background()
 	out, err := s.leases.Update(ctx, &l, apiclient.WriteOptions{})
 	if apiclient.IsNotFound(err) {

@@ -68,10 +68,12 @@ func (e *env) stored() *lease.Lease {
 	return l
 }
 
-// put stores l unconditionally, as another writer (kubectl edit) would.
+// put stores l over whatever is stored, as another writer (kubectl edit)
+// would: at the stored resourceVersion, since a Lease's update must name
+// one (the API server answers 422 without).
 func (e *env) put(l *lease.Lease) {
 	e.t.Helper()
-	l.Metadata.ResourceVersion = ""
+	l.Metadata.ResourceVersion = e.stored().Metadata.ResourceVersion
 	if _, err := e.leases.Update(context.Background(), l, apiclient.WriteOptions{}); err != nil {
 		e.t.Fatal(err)
 	}

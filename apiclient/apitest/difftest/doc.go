@@ -57,6 +57,20 @@
 // a compacted version, dry runs, and bursts of concurrent patches of one
 // object. A seed makes the same sequence every time.
 //
+// # Classes
+//
+// Besides the universe's sequences, GenerateClass makes short ones that probe
+// one class of request each (gen_class.go, Classes): unknown resources,
+// collection deletes, creates carrying a resourceVersion, bodies that do not
+// match their URL, long generateNames, LISTs at resourceVersion 0 with a
+// limit, reads at a version not yet reached, parameters the server refuses,
+// unknown fields under each fieldValidation, quantities, a Lease's times,
+// a Secret's stringData. Their requests are raw steps (raw.go): a path and a
+// query as written, answered with the code, Retry-After, the Warning headers
+// and the Status's causes. TestClasses counts the divergences per class
+// (KUBEWIRE_DIFFTEST_CLASS_COUNT per class) and fails on one in a class that
+// its knownDivergent table does not list.
+//
 // # What is compared
 //
 // The transcript (run.go, watch.go) has a line per step — the step, the status

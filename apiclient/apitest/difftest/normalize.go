@@ -154,6 +154,8 @@ func (n *normalizer) object(res string, obj map[string]any) string {
 	obj = copyJSON(obj)
 	if k := kinds[res]; k != nil && k.shape != nil {
 		projectJSON(obj, k.shape)
+	}
+	if k := kinds[res]; k != nil && k.defaults != nil {
 		k.defaults(obj)
 	}
 	if res == "pods" && n.p.Minor < 35 {
@@ -186,6 +188,12 @@ func (n *normalizer) metadata(res string, m map[string]any) {
 		}
 	}
 	if g, _ := m["generateName"].(string); g != "" {
+		// The drawn suffix is five characters; a longer generateName is
+		// cut first so that the name stays within 63: the cut shows.
+		name, _ := m["name"].(string)
+		if cut := len(name) - 5; cut >= 0 && cut < len(g) {
+			g = g[:cut]
+		}
 		m["name"] = g + "*"
 	}
 	mf, _ := m["managedFields"].([]any)

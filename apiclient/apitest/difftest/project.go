@@ -18,7 +18,9 @@ import (
 // items.
 type keep map[string]keep
 
-var containerShape = keep{"name": nil, "image": nil, "env": nil, "args": nil}
+// A container's resources are kept for the quantities class (gen_class.go);
+// the real server defaults them to {}, which the shape drops (emptyResources).
+var containerShape = keep{"name": nil, "image": nil, "env": nil, "args": nil, "resources": keep{"requests": nil, "limits": nil}}
 
 var deploymentShape = keep{
 	"apiVersion": nil, "kind": nil, "metadata": nil, "status": nil,
@@ -42,6 +44,7 @@ func deploymentDefaults(obj map[string]any) {
 		delete(spec, "replicas")
 	}
 	dropEmpty(obj, "status")
+	emptyResources(obj)
 }
 
 // podDefaults drops phase Pending (what a created Pod gets) and an empty status.
@@ -50,6 +53,22 @@ func podDefaults(obj map[string]any) {
 		delete(st, "phase")
 	}
 	dropEmpty(obj, "status")
+	emptyResources(obj)
+}
+
+// emptyResources drops the resources: {} the real server gives every
+// container of a Pod or a Deployment's template that has none.
+func emptyResources(obj map[string]any) {
+	spec, _ := obj["spec"].(map[string]any)
+	if t, ok := spec["template"].(map[string]any); ok {
+		spec, _ = t["spec"].(map[string]any)
+	}
+	cs, _ := spec["containers"].([]any)
+	for _, c := range cs {
+		if cm, ok := c.(map[string]any); ok {
+			dropEmpty(cm, "resources")
+		}
+	}
 }
 
 func dropEmpty(obj map[string]any, key string) {
@@ -107,6 +126,8 @@ func projectFields(f map[string]any, k keep) {
 			if len(cm) == 0 {
 				delete(f, key)
 			}
+		} else if isMap && ck != nil && key == "f:resources" {
+			delete(f, key) // a container's defaulted resources: {} (emptyResources)
 		}
 	}
 }

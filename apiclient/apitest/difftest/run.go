@@ -20,7 +20,7 @@ import (
 func Run(ctx context.Context, t *Target, ns string, seq Sequence, p Profile) ([]string, error) {
 	r := &runner{ctx: ctx, t: t, ns: ns, p: p, objs: map[string]*seen{}, cont: map[string]string{}, n: newNormalizer(p, ns)}
 	defer r.closeWatches()
-	defer Clean(context.WithoutCancel(ctx), t, ns, seq.resources())
+	defer Clean(context.WithoutCancel(ctx), t, ns, seq.cleanups())
 	for _, res := range seq.resources() {
 		if err := r.startWatches(res); err != nil {
 			return nil, err
@@ -66,6 +66,9 @@ type seen struct {
 
 // step runs one step and returns the rest of its transcript line.
 func (r *runner) step(s Step) (string, error) {
+	if s.Do == "raw" {
+		return r.raw(s)
+	}
 	k := kinds[s.Res]
 	if k == nil {
 		return "", fmt.Errorf("unknown resource %q", s.Res)

@@ -32,6 +32,11 @@ type Sequence struct {
 //	          its initial-events-end bookmark
 //	expired   a watch of Res from resourceVersion 1, after a compaction: 410
 //	burst     N concurrent merge patches of Res/Name, each setting its own key
+//	raw       one request as written: Method to Path ("{ns}" is the run's
+//	          namespace; empty: Res/Name[/Sub]) with Query and Body; Type
+//	          is a PATCH's (merge, json, strategic, apply). Its line shows
+//	          the code, Retry-After and Warning headers, and the answer
+//	          normalised as Res's (raw.go)
 //
 // Dry asks a write for dryRun=All: answered as done, nothing stored.
 //
@@ -52,12 +57,21 @@ type Step struct {
 	UID   string `json:",omitempty"`
 	Query string `json:",omitempty"`
 	N     int    `json:",omitempty"`
+	// Method and Path are a raw step's.
+	Method string `json:",omitempty"`
+	Path   string `json:",omitempty"`
 }
 
 // String is the step in one line, as the transcript shows it.
 func (s Step) String() string {
 	var b strings.Builder
 	b.WriteString(s.Do + " " + s.Res)
+	if s.Method != "" {
+		b.WriteString(" " + s.Method)
+	}
+	if s.Path != "" {
+		b.WriteString(" " + s.Path)
+	}
 	if s.Name != "" {
 		b.WriteString("/" + s.Name)
 	}
@@ -111,6 +125,8 @@ func (s Step) GoString() string {
 	if s.N > 0 {
 		parts = append(parts, "N: "+strconv.Itoa(s.N))
 	}
+	add("Method", s.Method)
+	add("Path", s.Path)
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
@@ -134,8 +150,8 @@ func (q Sequence) GoString() string {
 	return b.String()
 }
 
-// resources returns the resources the sequence touches, in kindNames order:
-// each gets its watches and its marker.
+// resources returns the resources of the universe the sequence touches, in
+// kindNames order: each gets its watches and its marker.
 func (q Sequence) resources() []string {
 	used := map[string]bool{}
 	for _, s := range q.Steps {
@@ -151,3 +167,19 @@ func (q Sequence) resources() []string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// cleanups returns every resource the sequence may have written: the
+// universe's, and the others raw steps write (leases, secrets), which have no
+// watches but must leave a shared real server's namespace empty too.
+func (q Sequence) cleanups() []string {
+	out := q.resources()
+	for _, k := range extraNames {
+		for _, s := range q.Steps {
+			if s.Res == k {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}
