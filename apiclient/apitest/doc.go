@@ -126,7 +126,8 @@
 //     streaming list's initial-events-end). A LIST that asks for a version
 //     newer than the server's answers 504 at once (the real server waits
 //     about three seconds first). Test: call Compact where the code under
-//     test must meet 410 Expired.
+//     test must meet 410 Expired, or ExpireWatches(res) to end the open
+//     watches of res with one as well (expire.go).
 //  6. Messages. A Status has the real reason, code and (for apply conflicts)
 //     causes, but its message is apitest's own. UIDs are random, and names made
 //     from generateName end in hex, both drawn from crypto/rand unless

@@ -32,6 +32,7 @@ type liveState struct {
 	compacted int64
 	changed   chan struct{}  // closed and replaced on every write: wakes the watches
 	held      map[string]int // collection → holds: its watches send no changes (hold.go)
+	expired   map[string]int // collection → ExpireWatches calls: a watch that sees it change ends with 410 (expire.go)
 	stopped   chan struct{}  // closed by close: ends every watch
 	rand      io.Reader      // uids and generated names (HandlerOptions.Rand)
 }
