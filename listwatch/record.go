@@ -111,13 +111,6 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 	if err != nil {
 		return Recorded{}, fmt.Errorf("record %s: %w", res, err)
 	}
-	serverVersion, err := recordVersion(ctx, cfg, base, rw, opts.Clock)
-	if err != nil {
-		return Recorded{}, fmt.Errorf("record %s: %w", res, err)
-	}
-	if serverVersion != nil {
-		requests.Add(1)
-	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	if opts.Duration > 0 {
@@ -129,6 +122,15 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 			case <-ctx.Done():
 			}
 		}()
+	}
+	// After the timer: a server that never answers /version is bounded by
+	// Duration as a LIST is.
+	serverVersion, err := recordVersion(ctx, cfg, base, rw, opts.Clock)
+	if err != nil {
+		return Recorded{}, fmt.Errorf("record %s: %w", res, err)
+	}
+	if serverVersion != nil {
+		requests.Add(1)
 	}
 	// OnStep and the sink are called from Run's goroutine, which is this one:
 	// sum and failed need no lock.
