@@ -54,6 +54,17 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 //  3. the controller restarts "tools"      PATCH of restartedAt, read back here
 //  4. delete web-2                         an update (deletionTimestamp), then the DELETED event, down the same path
 //
+// The trace comes out step by step, each step's hops once the step is over, in
+// one causal order (demo_order.go), so that every run prints the same lines in
+// the same order, durations, the address and times aside (issue 36: the two
+// informers and the worker race, and the story was a different one each run).
+// The informers list with LIST, as ListCheapest lists a v1.33+ server: a
+// streaming list gives up on its initial events after a second of silence,
+// and in step mode a hop may be held for longer. What is left of time in step
+// mode: a watch held at one hop past its timeout (minutes) is ended by the
+// server, or dropped by the Reflector's idle watchdog 30 s later, and watched
+// again — a hop a normal run does not have.
+//
 // Then one summary line, and exit 0; interrupted, it says where it was and exits
 // 130 (SIGINT) or 143 (SIGTERM). Discovery is skipped: the test server has
 // no discovery endpoints, and the resources are the well-known ones
