@@ -186,3 +186,55 @@ func TestRecord_asks_the_version_and_replays_into_a_default_Reflector(t *testing
 		t.Fatalf("the replay server reports: %v", err)
 	}
 }
+
+// One apitest call makes a Reflector relist: ExpireWatches ends its watch with
+// a 410 Expired, and the Reflector, which had an event on that watch, lists
+// again at once — no clock to move, no wait past the second within which a
+// watch that simply ended counts as a failure.
+func TestReflector_relists_at_once_when_the_test_server_expires_its_watch(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	if _, err := srv.Add(apiclient.Pods, `{"metadata":{"name":"a","namespace":"demo"}}`); err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := make(chan listwatch.Step, 64)
+	r := listwatch.New(c.Resource(apiclient.Pods).Namespace("demo"), &modelSink{}, listwatch.Options{Logger: discard, OnStep: func(s listwatch.Step) { steps <- s }})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	await := func(op listwatch.Op) listwatch.Step {
+		t.Helper()
+		for {
+			select {
+			case s := <-steps:
+				if s.Op == op {
+					return s
+				}
+				if s.Op == listwatch.OpBackoff {
+					t.Fatalf("the Reflector backs off: %+v", s)
+				}
+			case <-ctx.Done():
+				t.Fatalf("no %s step", op)
+			}
+		}
+	}
+	await(listwatch.OpWatch)
+	// An event on the watch first: a 410 right after a list, with no event
+	// between, is met with a back-off (reflector.go's relist), not a relist.
+	if _, err := srv.Add(apiclient.Pods, `{"metadata":{"name":"b","namespace":"demo"}}`); err != nil {
+		t.Fatal(err)
+	}
+	await(listwatch.OpAdd)
+	srv.ExpireWatches(apiclient.Pods)
+	await(listwatch.OpList) // the relist
+	if s := await(listwatch.OpListed); s.Items != 2 {
+		t.Fatalf("the relist holds %d objects, want 2", s.Items)
+	}
+	cancel()
+	<-done
+}

@@ -63,7 +63,7 @@ func TestExpireWatches_ends_open_watches_with_410_and_refuses_older_versions(t *
 	if ev := next(t, cms); ev != "ADDED cm" {
 		t.Fatalf("configmaps watch after the pods' expired: %s", ev)
 	}
-	// A watch from now is served: expiry is of the history, not of the resource.
+	// The call found a watch open, which took the 410: the next is served.
 	now, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: s.ResourceVersion()}})
 	if err != nil {
 		t.Fatal(err)
@@ -74,5 +74,36 @@ func TestExpireWatches_ends_open_watches_with_410_and_refuses_older_versions(t *
 	}
 	if ev := next(t, now); ev != "ADDED web-2" {
 		t.Fatalf("a watch from the current version after ExpireWatches: %s", ev)
+	}
+}
+
+// With no watch of the resource open, ExpireWatches does not race the client:
+// the next watch to start gets the 410, whatever its resourceVersion, and the
+// one after it is served.
+func TestExpireWatches_with_none_open_expires_the_next(t *testing.T) {
+	s, c, _ := newServer(t)
+	ctx := context.Background()
+	rc := c.Resource(pods).Namespace("demo")
+	s.ExpireWatches(apiclient.Pods)
+	w, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: s.ResourceVersion()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	within(t, func() {
+		if _, err := w.Next(); !apiclient.IsGone(err) {
+			t.Errorf("the next watch after ExpireWatches: %v, want 410 Expired", err)
+		}
+	})
+	again, err := rc.Watch(ctx, apiclient.WatchOptions{ListOptions: apiclient.ListOptions{ResourceVersion: s.ResourceVersion()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if _, err := rc.Create(ctx, []byte(`{"metadata":{"name":"web-1"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(t, again); ev != "ADDED web-1" {
+		t.Fatalf("the watch after the expired one: %s", ev)
 	}
 }

@@ -33,8 +33,12 @@ type liveState struct {
 	changed   chan struct{}  // closed and replaced on every write: wakes the watches
 	held      map[string]int // collection → holds: its watches send no changes (hold.go)
 	expired   map[string]int // collection → ExpireWatches calls: a watch that sees it change ends with 410 (expire.go)
-	stopped   chan struct{}  // closed by close: ends every watch
-	rand      io.Reader      // uids and generated names (HandlerOptions.Rand)
+	// expireNext: ExpireWatches found no watch of the collection open, so
+	// the next to start meets the 410; watching counts the open ones.
+	expireNext map[string]bool
+	watching   map[string]int
+	stopped    chan struct{} // closed by close: ends every watch
+	rand       io.Reader     // uids and generated names (HandlerOptions.Rand)
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be

@@ -72,6 +72,20 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 		first = append(first, event{"ERROR", expiredStatus(from, l.compacted)})
 	}
 	expiries := l.expired[t.collection()] // a change of it ends this watch (ExpireWatches)
+	if l.expireNext[t.collection()] {
+		// ExpireWatches found no watch of res open: this one, the next, meets it.
+		delete(l.expireNext, t.collection())
+		first = []event{{"ERROR", expiredStatus(from, l.compacted)}}
+	}
+	if l.watching == nil {
+		l.watching = map[string]int{}
+	}
+	l.watching[t.collection()]++
+	defer func() {
+		l.mu.Lock()
+		l.watching[t.collection()]--
+		l.mu.Unlock()
+	}()
 	l.mu.Unlock()
 
 	w.Header().Set("Content-Type", "application/json")
