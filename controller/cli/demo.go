@@ -58,8 +58,8 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 // one causal order (demo_order.go), so that every run prints the same lines in
 // the same order, durations, the address and times aside (issue 36: the two
 // informers and the worker race, and the story was a different one each run).
-// The informers list with LIST, as ListCheapest lists a v1.33+ server: a
-// streaming list gives up on its initial events after a second of silence,
+// The informers list with LIST (ListPaged), never with a streaming list: that
+// one gives up on its initial events after a second of silence,
 // and in step mode a hop may be held for longer. What is left of time in step
 // mode: a watch held at one hop past its timeout (minutes) is ended by the
 // server, or dropped by the Reflector's idle watchdog 30 s later, and watched
@@ -107,11 +107,11 @@ func runDemo(parent context.Context, s *session) error {
 		return err
 	}
 	trace := s.page.trace(nil) // the page with --ui, as each hop happens
-	// LIST, as ListCheapest lists a v1.33+ server (apitest answers no GET
-	// /version, where ListCheapest would stream): a streaming list gives up on
-	// its initial events after a second of silence (listwatch's
-	// initialEventsIdle), and in step mode a reader holds a hop longer than
-	// that, so --step would have told another story.
+	// LIST (ListPaged): by default the informers would stream their lists
+	// here (apitest answers no GET /version), and a streaming list gives up
+	// on its initial events after a second of silence (listwatch's
+	// initialEventsIdle); in step mode a reader holds a hop longer than that,
+	// so --step would have told another story.
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: demoNamespace, Log: s.log, List: listwatch.ListPaged, Trace: func(e controllertrace.Event) {
 		order.Trace(e)
 		if trace != nil {
