@@ -131,8 +131,9 @@ func (t Typed[T]) Update(ctx context.Context, obj *T, opts WriteOptions, subreso
 	return as[T](t.rc.Update(ctx, body, opts, subresource...))
 }
 
-// Patch changes part of an object and returns the result.
-func (t Typed[T]) Patch(ctx context.Context, name string, pt PatchType, patch []byte, opts WriteOptions, subresource ...string) (*T, error) {
+// Patch changes part of an object and returns the result; patch is JSON
+// bytes or a value sent as JSON (ResourceClient.Patch).
+func (t Typed[T]) Patch(ctx context.Context, name string, pt PatchType, patch any, opts WriteOptions, subresource ...string) (*T, error) {
 	return as[T](t.rc.Patch(ctx, name, pt, patch, opts, subresource...))
 }
 

@@ -117,12 +117,22 @@ func (r ResourceClient) Update(ctx context.Context, obj any, opts WriteOptions, 
 	return rc.write(ctx, rc.request("PUT", meta.Name, subresource, request{query: opts.values(), body: body}), meta.Name, subresource)
 }
 
-// Patch changes part of an object; pt says how patch is to be read.
-func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, patch []byte, opts WriteOptions, subresource ...string) (*Object, error) {
+// Patch changes part of an object; pt says how patch is to be read. patch is
+// JSON bytes, or a value of your own — a struct holding only the part to
+// change, a map, a slice of JSON Patch operations — which is sent as JSON, as
+// Create and Apply send theirs.
+func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, patch any, opts WriteOptions, subresource ...string) (*Object, error) {
 	if pt == ApplyPatch && opts.FieldManager == "" {
 		return nil, fmt.Errorf("apply %s %q: server-side apply needs a FieldManager", r.res, name)
 	}
-	return r.write(ctx, r.request("PATCH", name, subresource, request{query: opts.values(), body: patch, contentType: string(pt)}), name, subresource)
+	var body []byte // nil: no body, as a nil []byte sent none before Patch took values
+	if patch != nil {
+		var err error
+		if body, err = jsonBytes(patch); err != nil {
+			return nil, fmt.Errorf("patch %s %q: %w", r.res, name, err)
+		}
+	}
+	return r.write(ctx, r.request("PATCH", name, subresource, request{query: opts.values(), body: body, contentType: string(pt)}), name, subresource)
 }
 
 // Apply is server-side apply of obj — an *Object, a struct of your own, a map, or
@@ -237,18 +247,21 @@ func (r ResourceClient) inNamespace(ns string) ResourceClient {
 	return r
 }
 
+// jsonBytes is what a write sends of v: JSON bytes ([]byte, json.RawMessage)
+// as they are, anything else as json.Marshal writes it.
+func jsonBytes(v any) ([]byte, error) {
+	switch o := v.(type) {
+	case []byte:
+		return o, nil
+	case json.RawMessage:
+		return o, nil
+	}
+	return json.Marshal(v)
+}
+
 // encode turns what a caller wants written into JSON, and reads back its metadata.
 func encode(obj any) ([]byte, ObjectMeta, error) {
-	var body []byte
-	var err error
-	switch o := obj.(type) {
-	case []byte:
-		body = o
-	case json.RawMessage:
-		body = o
-	default:
-		body, err = json.Marshal(obj)
-	}
+	body, err := jsonBytes(obj)
 	if err != nil {
 		return nil, ObjectMeta{}, err
 	}

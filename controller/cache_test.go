@@ -90,7 +90,7 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 					vandalize(&v.ObjectMeta)
 				}
 			}
-			if o, ok := inf.Get(req.Namespace, req.Name); ok {
+			if o, err := inf.Get(req.Namespace, req.Name); err == nil {
 				vandalize(&o.Metadata)
 			}
 			for _, o := range inf.List() {
@@ -118,8 +118,8 @@ func TestCache_cannot_be_changed_through_what_a_reconcile_reads(t *testing.T) {
 	for _, name := range []string{"a", "b"} {
 		onServer, err := c.Resource(sites).Namespace("default").Get(context.Background(), name)
 		must(t, err)
-		cached, ok := inf.Get("default", name)
-		if !ok {
+		cached, err := inf.Get("default", name)
+		if err != nil {
 			t.Fatalf("%s is not cached", name)
 		}
 		if got, want := canonical(t, cached), canonical(t, onServer); got != want {

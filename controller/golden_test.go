@@ -93,9 +93,9 @@ type cacheReconciler struct {
 func (r *cacheReconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	obj, ok := r.inf.Get(req.Namespace, req.Name)
+	obj, err := r.inf.Get(req.Namespace, req.Name)
 	state := "gone from the cache"
-	if ok {
+	if err == nil {
 		state = "in the cache at rv=" + obj.Metadata.ResourceVersion
 	}
 	if r.fail[req.String()] > 0 {

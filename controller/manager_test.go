@@ -84,7 +84,7 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T) {
 	clock := apitest.NewClock()
 	m := newTestManager(t, controller.ManagerOptions{Clock: clock,
-		LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: "default", Identity: "me"}, Name: "kubewire", ReleaseOnCancel: true}})
+		LeaderElection: leaderelection.ForLease("default", "kubewire", "me")})
 	leases := apiclient.NewTyped[lease.Lease](m.Client()).Namespace("default")
 	// Someone else holds the lease, renewed just now.
 	_, err := leases.Create(context.Background(), &lease.Lease{Metadata: apiclient.ObjectMeta{Name: "kubewire"},

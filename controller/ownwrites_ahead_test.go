@@ -131,7 +131,7 @@ func TestManager_WaitForOwnWrites_an_answer_the_watch_never_reaches(t *testing.T
 	giveUp(errors.New("not waiting"))
 	mine := r.m.Client().Resource(apiclient.Pods).Namespace("demo")
 	cached := func(name string) func() bool {
-		return func() bool { _, ok := pods.Get("demo", name); return ok }
+		return func() bool { _, err := pods.Get("demo", name); return err == nil }
 	}
 
 	// Superseded: a, answered ahead, is shown at its real version, which is

@@ -1,6 +1,7 @@
 package listwatch
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -62,6 +63,21 @@ type Recorded struct {
 // recording.Transport, into a Sink that keeps nothing, so the recording replays
 // against a Reflector with default Options unchanged.
 //
+// On Kubernetes 1.33 and later the recording opens with the server's GET
+// /version and the Reflector is given the answer (Options.ServerVersion), as
+// an informer's is (controller/informer's ReflectorOptions): it lists the
+// latest state with one LIST, as ListCheapest does there, so the recording
+// replays into an informer or a controller.Manager with default options, the
+// replay server answering the /version it holds (apitest.Server.Replay).
+// Elsewhere — an older server, where ListCheapest streams its lists, or one
+// that does not answer /version (apitest's live mode) — nothing of /version is
+// recorded and the Reflector lists with LIST at resourceVersion 0, as a
+// Reflector without a ServerVersion does: such a recording replays into a
+// Reflector or an informer with ListPaged. (Recording a streaming list is left
+// for later: --events would count its initial-events-end bookmark, and a
+// change made as the watch starts may land among its initial events, so the
+// command's own tests could not say what the file holds.)
+//
 // It stops when Events or Duration is reached, or ctx is done, and returns nil
 // (Recorded.Synced says whether the first list was complete by then; when it was
 // not, the recording ends with a comment saying so, "# stopped before the first
@@ -107,6 +123,15 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 			}
 		}()
 	}
+	// After the timer: a server that never answers /version is bounded by
+	// Duration as a LIST is.
+	serverVersion, err := recordVersion(ctx, cfg, base, rw, opts.Clock)
+	if err != nil {
+		return Recorded{}, fmt.Errorf("record %s: %w", res, err)
+	}
+	if serverVersion != nil {
+		requests.Add(1)
+	}
 	// OnStep and the sink are called from Run's goroutine, which is this one:
 	// sum and failed need no lock.
 	var r *Reflector
@@ -126,7 +151,7 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 	r = New(c.Resource(res).Namespace(opts.Namespace), countingSink{&sum}, Options{
 		Name: "record " + res.String(), LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector,
 		PageSize: opts.PageSize, MinWatchTimeout: opts.WatchTimeout, Clock: opts.Clock,
-		OnStep: onStep, Logger: slog.New(slog.DiscardHandler),
+		OnStep: onStep, Logger: slog.New(slog.DiscardHandler), ServerVersion: serverVersion,
 	})
 	err = r.Run(ctx)
 	if err == nil {
@@ -163,3 +188,45 @@ func (s countingSink) Replace(objs []*apiclient.Object, _ string) error {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// recordVersion asks the server for GET /version, as ListCheapest does before
+// the first list, and when the server answers a release of 1.33 or later it
+// writes the exchange to rw (first, as the informer asks it first) and returns
+// the answer for the Reflector. Any other answer (an older release; a 404 from
+// a server that serves no /version) is not recorded and returns nil: the
+// Reflector then lists with LIST at "0" (Record's doc says why). Only a failure
+// to write rw is an error.
+func recordVersion(ctx context.Context, cfg *kubeconfig.Config, base http.RoundTripper, rw *recording.Writer, clock apiclient.Clock) (func(context.Context) (apiclient.ServerVersion, error), error) {
+	var probe bytes.Buffer
+	pw := recording.NewWriter(&probe)
+	vc, err := apiclient.New(cfg, apiclient.Options{Transport: &recording.Transport{Base: base, W: pw}, Clock: clock})
+	if err != nil {
+		return nil, err
+	}
+	if v, err := vc.ServerVersion(ctx); err != nil || !streamsListEncoding(v) {
+		return nil, nil
+	}
+	if err := pw.Flush(); err != nil {
+		return nil, err
+	}
+	rec, err := recording.Parse(&probe)
+	if err != nil || len(rec.Exchanges) != 1 {
+		return nil, fmt.Errorf("GET /version: the exchange does not read back (%v)", err)
+	}
+	ex := rec.Exchanges[0]
+	if err := rw.Request(ex.Method, ex.Target); err != nil {
+		return nil, err
+	}
+	if err := rw.Status(ex.Status, ex.RetryAfter); err != nil {
+		return nil, err
+	}
+	for _, l := range ex.Lines {
+		if err := rw.Line(l); err != nil {
+			return nil, err
+		}
+	}
+	if err := rw.End(ex.End, ex.CutAt, ex.EndNote); err != nil {
+		return nil, err
+	}
+	return vc.ServerVersion, nil // kept by vc: the Reflector's ask sends nothing
+}

@@ -20,7 +20,11 @@
 //
 // Each request must match the next exchange (method, path, query; timeoutSeconds is
 // free), so a scenario checks what the client asked as well as what it did with the
-// answers. Bodies are written line by line with a flush after each, which is how a
+// answers. GET /version stands aside from the script: a recording's /version
+// exchange (`kubewire record` writes one from a v1.33+ server) answers it
+// whenever it is asked, so a default informer or Manager — whose ListCheapest
+// asks it before the first list — replays the recording as the recorder made
+// it (replay.go). Bodies are written line by line with a flush after each, which is how a
 // watch reaches the client; "close", "cut N" and "stall" end a response the way a
 // dying server, a broken proxy and a dead peer do (see package recording).
 //
@@ -182,7 +186,8 @@
 //     streaming list's initial-events-end). A GET or LIST that asks for a
 //     version newer than the server's answers 504 at once (the real server
 //     waits about three seconds first). Test: call Compact where the code under
-//     test must meet 410 Expired.
+//     test must meet 410 Expired, or ExpireWatches(res) to end the open
+//     watches of res with one as well (expire.go).
 //  6. Messages. A Status has the real reason, code and (for apply conflicts)
 //     causes, but its message is apitest's own. UIDs are random, and names made
 //     from generateName end in hex, both drawn from crypto/rand unless

@@ -32,8 +32,13 @@ type liveState struct {
 	compacted int64
 	changed   chan struct{}  // closed and replaced on every write: wakes the watches
 	held      map[string]int // collection → holds: its watches send no changes (hold.go)
-	stopped   chan struct{}  // closed by close: ends every watch
-	rand      io.Reader      // uids and generated names (HandlerOptions.Rand)
+	expired   map[string]int // collection → ExpireWatches calls: a watch that sees it change ends with 410 (expire.go)
+	// expireNext: ExpireWatches found no watch of the collection open, so
+	// the next to start meets the 410; watching counts the open ones.
+	expireNext map[string]bool
+	watching   map[string]int
+	stopped    chan struct{} // closed by close: ends every watch
+	rand       io.Reader     // uids and generated names (HandlerOptions.Rand)
 	// api is what the server serves before any CRD: the embedded record,
 	// parsed by the first server of the process (catalog.go).
 	api *catalog

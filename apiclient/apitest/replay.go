@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient/recording"
@@ -16,9 +17,12 @@ import (
 // replayState is the script and how far it has been played.
 type replayState struct {
 	script []recording.Exchange
-	next   int
-	errs   []error
-	extra  int // requests that came after the last exchange
+	// version is the recording's GET /version exchange, taken out of the
+	// script: answered whenever it is asked (versionExchange).
+	version *recording.Exchange
+	next    int
+	errs    []error
+	extra   int // requests that came after the last exchange
 
 	done      chan struct{} // closed once the client moved past the script, or on a mismatch
 	doneOnce  sync.Once
@@ -30,6 +34,16 @@ type replayState struct {
 // first exchange, and so on. Each request must match its exchange — the same
 // method, path and query parameters, timeoutSeconds excepted (the client picks it at
 // random) — or the server answers 400 and Err reports it.
+//
+// GET /version is not part of the script: a recording's GET /version exchange
+// (listwatch.Record writes one where the server answered it) is taken out and
+// answered to every GET /version, whenever it comes, as often as it comes; with
+// none, GET /version answers 404 NotFound. Whether a client asks, and how often,
+// is the client's choice, not the server's state (apiclient.Client asks once and
+// keeps the answer; a Reflector with ListPaged never asks): a default informer
+// asks it before its first list, learns the release the recording was made
+// from, and lists as the recorder did, while a Reflector that does not ask
+// replays the same file. The release never changes a reply of the script.
 //
 // A request that comes after the last exchange is held open, answered with nothing,
 // until the client gives up: the script is over, and nothing may happen that it does
@@ -43,7 +57,19 @@ func (s *Server) Replay(rec *recording.Recording) {
 	if s.replay == nil {
 		s.replay = &replayState{done: make(chan struct{}), closed: make(chan struct{})}
 	}
-	s.replay.script = append(s.replay.script, rec.Exchanges...)
+	for _, ex := range rec.Exchanges {
+		if isVersion(ex.Method, ex.Target) {
+			s.replay.version = &ex
+			continue
+		}
+		s.replay.script = append(s.replay.script, ex)
+	}
+}
+
+// isVersion reports whether a request is GET /version.
+func isVersion(method, target string) bool {
+	path, _, _ := strings.Cut(target, "?")
+	return method == http.MethodGet && path == "/version"
 }
 
 // Done is closed when a request arrives after the last scripted exchange — the
@@ -86,6 +112,12 @@ func (s *Server) Played() (answered, extra int) {
 
 func (s *Server) serveReplay(rs *replayState, w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
+	if isVersion(r.Method, r.URL.RequestURI()) {
+		ex := rs.version
+		s.mu.Unlock()
+		answerVersion(w, ex)
+		return
+	}
 	if rs.next >= len(rs.script) {
 		rs.extra++
 		s.mu.Unlock()
@@ -216,4 +248,18 @@ func resourceVersionOf(line []byte) string {
 		return doc.Object.Metadata.ResourceVersion
 	}
 	return doc.Metadata.ResourceVersion
+}
+
+// answerVersion answers GET /version from the recording's exchange, or 404
+// when it holds none.
+func answerVersion(w http.ResponseWriter, ex *recording.Exchange) {
+	if ex == nil || ex.Status == 0 {
+		writeStatus(w, http.StatusNotFound, "NotFound", "apitest: the recording holds no GET /version")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(ex.Status)
+	for _, line := range ex.Lines {
+		w.Write(append(line[:len(line):len(line)], '\n'))
+	}
 }

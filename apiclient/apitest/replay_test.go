@@ -197,3 +197,43 @@ func TestReplay_Err_reports_exchanges_never_requested(t *testing.T) {
 		t.Fatalf("Err() = %v", err)
 	}
 }
+
+// GET /version is answered from the recording's exchange whenever it is asked,
+// as often as it is asked, and never counts as part of the script: a client that
+// does not ask (a Reflector with ListPaged or ListStreaming) plays the same
+// recording as one that asks before its first list. Without one it is a 404.
+func TestReplay_answers_version_from_the_recording_out_of_the_script(t *testing.T) {
+	withVersion := []string{
+		"> GET /version", "< 200", `{"major":"1","minor":"32","gitVersion":"v1.32.4"}`, "< end",
+		"> GET /api/v1/namespaces/demo/pods?limit=500&resourceVersion=0", "< 200",
+		`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[]}`, "< end",
+	}
+	for _, asks := range []int{0, 1, 2} {
+		s, c, _ := newServer(t)
+		s.Replay(script(t, withVersion...))
+		for range asks {
+			fresh, err := s.Client(apiclient.Options{}) // a Client keeps the answer: a new one asks again
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := fresh.ServerVersion(context.Background())
+			if err != nil || v.GitVersion != "v1.32.4" {
+				t.Fatalf("asked %d times: %+v, %v; want v1.32.4", asks, v, err)
+			}
+		}
+		if _, err := c.Resource(pods).Namespace("demo").List(context.Background(), apiclient.ListOptions{ResourceVersion: "0", Limit: 500}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Err(); err != nil {
+			t.Fatalf("asked /version %d times: %v", asks, err)
+		}
+	}
+	s, c, _ := newServer(t)
+	s.Replay(script(t, withVersion[4:]...))
+	if _, err := c.ServerVersion(context.Background()); apiclient.CodeOf(err) != 404 {
+		t.Fatalf("a recording without /version: %v, want 404", err)
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "never requested") {
+		t.Fatalf("Err: %v; want only the LIST never requested", err)
+	}
+}

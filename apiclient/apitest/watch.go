@@ -12,7 +12,7 @@ import (
 // every change after N; from "" or "0", ADDED for each object that exists, then the
 // changes; with sendInitialEvents=true, the same ADDED events and then a BOOKMARK
 // annotated k8s.io/initial-events-end. A resourceVersion older than the last Compact
-// gets a 410 ERROR event. The stream ends after timeoutSeconds (on the server's
+// gets a 410 ERROR event, and so does an open watch at ExpireWatches. The stream ends after timeoutSeconds (on the server's
 // clock), when the client leaves, or when the server closes. Periodic bookmarks are
 // not sent. While the resource is held (HoldWatch), its changes wait.
 func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values, metadataOnly bool) {
@@ -69,8 +69,23 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 	case err != nil:
 		first = append(first, event{"ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"invalid resourceVersion %q","reason":"BadRequest","code":400}`, rv))})
 	case from < l.compacted:
-		first = append(first, event{"ERROR", []byte(fmt.Sprintf(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: %d (%d)","reason":"Expired","code":410}`, from, l.compacted))})
+		first = append(first, event{"ERROR", expiredStatus(from, l.compacted)})
 	}
+	expiries := l.expired[t.collection()] // a change of it ends this watch (ExpireWatches)
+	if l.expireNext[t.collection()] {
+		// ExpireWatches found no watch of res open: this one, the next, meets it.
+		delete(l.expireNext, t.collection())
+		first = []event{{"ERROR", expiredStatus(from, l.compacted)}}
+	}
+	if l.watching == nil {
+		l.watching = map[string]int{}
+	}
+	l.watching[t.collection()]++
+	defer func() {
+		l.mu.Lock()
+		l.watching[t.collection()]--
+		l.mu.Unlock()
+	}()
 	l.mu.Unlock()
 
 	w.Header().Set("Content-Type", "application/json")
@@ -116,11 +131,17 @@ func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q ur
 			}
 		}
 		wake, stopped := l.changed, l.stopped
+		expired := l.expired[t.collection()] != expiries
+		compacted := l.compacted
 		l.mu.Unlock()
 		for _, c := range batch {
 			if typ, body := c.seenBy(matches); typ != "" {
 				send(typ, body)
 			}
+		}
+		if expired {
+			send("ERROR", expiredStatus(from, compacted))
+			return
 		}
 		select {
 		case <-wake:

@@ -52,7 +52,7 @@ type replica struct {
 func (r *replica) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	// Level-based: the object is read from the cache, and one that is not
 	// there (not in this replica's share, or no longer) needs nothing done.
-	if _, ok := r.inf.Get(req.Namespace, req.Name); !ok {
+	if _, err := r.inf.Get(req.Namespace, req.Name); err != nil {
 		return controller.Result{}, nil
 	}
 	// Before the group has settled this replica may hold objects that are

@@ -29,7 +29,7 @@ type views struct {
 
 func (v *views) Reconcile(_ context.Context, req controller.Request) (controller.Result, error) {
 	seen := absent
-	if o, ok := v.inf.Get(req.Namespace, req.Name); ok {
+	if o, err := v.inf.Get(req.Namespace, req.Name); err == nil {
 		seen = o.Metadata.ResourceVersion
 	}
 	v.mu.Lock()

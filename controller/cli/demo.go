@@ -14,6 +14,8 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/podrestart"
+	controllertrace "github.com/kubewire/kubewire/controller/trace"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
 // demoTimeout bounds the whole story. Each step takes milliseconds; if one never
@@ -52,6 +54,17 @@ func defaultCommand(p *parsed, env Env) (string, error) {
 //  3. the controller restarts "tools"      PATCH of restartedAt, read back here
 //  4. delete web-2                         an update (deletionTimestamp), then the DELETED event, down the same path
 //
+// The trace comes out step by step, each step's hops once the step is over, in
+// one causal order (demo_order.go), so that every run prints the same lines in
+// the same order, durations, the address and times aside (issue 36: the two
+// informers and the worker race, and the story was a different one each run).
+// The informers list with LIST (ListPaged), never with a streaming list: that
+// one gives up on its initial events after a second of silence,
+// and in step mode a hop may be held for longer. What is left of time in step
+// mode: a watch held at one hop past its timeout (minutes) is ended by the
+// server, or dropped by the Reflector's idle watchdog 30 s later, and watched
+// again — a hop a normal run does not have.
+//
 // Then one summary line, and exit 0; interrupted, it says where it was and exits
 // 130 (SIGINT) or 143 (SIGTERM). Discovery is skipped: the test server has
 // no discovery endpoints, and the resources are the well-known ones
@@ -75,9 +88,13 @@ func runDemo(parent context.Context, s *session) error {
 	}
 	defer cancel()
 	start := time.Now()
-	// The logger, the tracer and the story write from several goroutines: Main
-	// gave the session streams that take that (lockedWriter).
-	s.log = slog.New(slog.NewTextHandler(s.env.Stderr, &slog.HandlerOptions{Level: s.logLevel()}))
+	// The trace and the log go through the story's order (demo_order.go):
+	// each step's lines are printed when the step is over, the same way every
+	// run. Main gave the session streams that take writes from several
+	// goroutines (lockedWriter).
+	s.flags["trace"] = "true" // the point of the demo is to watch the hops
+	order := newStoryOrder(s.traceLine())
+	s.log = slog.New(slog.NewTextHandler(order, &slog.HandlerOptions{Level: s.logLevel()}))
 	say := func(format string, args ...any) { fmt.Fprintf(s.env.Stdout, "demo: "+format+"\n", args...) }
 
 	srv := apitest.NewServer(nil) // the real clock: the story is short, and read as it happens
@@ -89,9 +106,18 @@ func runDemo(parent context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	s.flags["trace"] = "true" // the point of the demo is to watch the hops
-	trace := s.tracer()       // stderr, and the page with --ui
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: demoNamespace, Log: s.log, Trace: trace})
+	trace := s.page.trace(nil) // the page with --ui, as each hop happens
+	// LIST (ListPaged): by default the informers would stream their lists
+	// here (apitest answers no GET /version), and a streaming list gives up
+	// on its initial events after a second of silence (listwatch's
+	// initialEventsIdle); in step mode a reader holds a hop longer than that,
+	// so --step would have told another story.
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: demoNamespace, Log: s.log, List: listwatch.ListPaged, Trace: func(e controllertrace.Event) {
+		order.Trace(e)
+		if trace != nil {
+			trace(e)
+		}
+	}})
 	if err != nil {
 		return err
 	}
@@ -113,7 +139,7 @@ func runDemo(parent context.Context, s *session) error {
 	runErr := make(chan error, 1)
 	go func() { runErr <- m.Run(runCtx) }() // owned here: stopped and waited for below
 	served := page.serve(runCtx, m)
-	err = playDemo(ctx, c, inf, seen, say)
+	err = playDemo(ctx, c, inf, seen, order, say)
 	if err == nil && page != nil {
 		page.finish()
 		say("the story is told; the page stays up, the controller running, until Ctrl-C")
@@ -126,6 +152,7 @@ func runDemo(parent context.Context, s *session) error {
 	if perr := <-served; err == nil && perr != nil {
 		err = perr
 	}
+	order.flush() // what came after the last step, and the controller's stop
 	if err != nil && parent.Err() != nil {
 		// Ctrl-C or SIGTERM before the story was told: a clean stop, and an
 		// exit status that says it was cut short (130, 143).
@@ -145,6 +172,7 @@ const (
 	demoDeployment = "tools"
 	demoSelector   = "app=nginx"
 	demoPod        = "web-2"
+	demoKey        = demoNamespace + "/" + demoPod
 )
 
 // seedDemo fills the server with what exists before the story starts. web-1 is
@@ -172,10 +200,21 @@ func seedDemo(srv *apitest.Server) error {
 
 // playDemo is the story, step by step; each step waits for its effect before
 // the next begins, so the output reads in the order things happened.
-func playDemo(ctx context.Context, c *apiclient.Client, inf *informer.Informer, seen *podEvents, say func(string, ...any)) error {
+//
+// Each step ends when the hops it causes have all come (order.settle: the last
+// hop of each path the step starts), and its trace is printed then
+// (order.flush), so that the next step's hops never mix with its own.
+func playDemo(ctx context.Context, c *apiclient.Client, inf *informer.Informer, seen *podEvents, order *storyOrder, say func(string, ...any)) error {
 	if !inf.WaitForCacheSync(ctx) {
 		return fmt.Errorf("demo: the pods informer never synced: %w", context.Cause(ctx))
 	}
+	// Both informers listed and watching; the deployment's initial list
+	// reconciled once.
+	synced := append(listedAndWatching(apiclient.Deployments.String()), listedAndWatching(apiclient.Pods.String())...)
+	if err := order.settle(ctx, "the caches to sync", append(synced, reconciled(demoNamespace+"/"+demoDeployment))...); err != nil {
+		return err
+	}
+	order.flush()
 	say("1/4 the controller's cache is synced; creating pod %s/%s in phase Pending", demoNamespace, demoPod)
 	pods := c.Resource(apiclient.Pods).Namespace(demoNamespace)
 	pod := `{"metadata":{"name":"` + demoPod + `","labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx"}]},"status":{"phase":"Pending"}}`
@@ -185,6 +224,10 @@ func playDemo(ctx context.Context, c *apiclient.Client, inf *informer.Informer, 
 	if err := waitFor(ctx, seen.pending, "the controller to see the Pending pod"); err != nil {
 		return err
 	}
+	if err := order.settle(ctx, "the Pending pod's hops", handled("add", demoKey, "podrestart"), handled("add", demoKey, "demo")); err != nil {
+		return err
+	}
+	order.flush()
 
 	// Watch the deployment before the pod runs, so the restart cannot be missed.
 	// With no resourceVersion the watch starts with the deployment as it is now.
@@ -201,13 +244,26 @@ func playDemo(ctx context.Context, c *apiclient.Client, inf *informer.Informer, 
 	if err != nil {
 		return fmt.Errorf("demo: waiting for the controller to restart deployment %s/%s: %w", demoNamespace, demoDeployment, err)
 	}
+	// The reconcile done, and its write back in the controller's cache.
+	tools := demoNamespace + "/" + demoDeployment
+	if err := order.settle(ctx, "the restart's hops", handled("update", demoKey, "demo"), reconciled(tools), handled("update", tools, "podrestart")); err != nil {
+		return err
+	}
+	order.flush()
 	say("3/4 the controller restarted deployment %s/%s: restartedAt=%s", demoNamespace, demoDeployment, at)
 
 	say("4/4 deleting pod %s/%s", demoNamespace, demoPod)
 	if err := pods.Delete(ctx, demoPod, apiclient.DeleteOptions{}); err != nil {
 		return fmt.Errorf("demo: delete pod: %w", err)
 	}
-	return waitFor(ctx, seen.deleted, "the controller to see the pod deleted")
+	if err := waitFor(ctx, seen.deleted, "the controller to see the pod deleted"); err != nil {
+		return err
+	}
+	if err := order.settle(ctx, "the deletion's hops", handled("delete", demoKey, "podrestart"), handled("delete", demoKey, "demo")); err != nil {
+		return err
+	}
+	order.flush()
+	return nil
 }
 
 // waitForRestart reads deployment events until one carries the restartedAt

@@ -3,8 +3,10 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -136,4 +138,60 @@ func writeKubeconfig(t *testing.T, srv *apitest.Server) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// The demo tells the same story every run: the same lines in the same order,
+// stdout and stderr as a terminal shows them together, once durations,
+// addresses and times are masked. Its two informers and its controller run
+// concurrently; the story is printed step by step, each step's hops in one
+// causal order (demo_order.go), so a reader comparing with README can tell a
+// bug from a race (issue 36: 10 different stories in 10 runs).
+func TestDemo_tells_the_same_story_every_run(t *testing.T) {
+	var first string
+	for i := range 8 {
+		var out bytes.Buffer
+		code := cli.Main(context.Background(), []string{"demo"}, cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
+		if code != 0 {
+			t.Fatalf("run %d: exit %d:\n%s", i+1, code, out.String())
+		}
+		got := maskDemo(out.String())
+		if i == 0 {
+			first = got
+			checkDemo(t, out.String())
+			// A LIST, not a streaming list: that one gives up on its initial
+			// events after a second of silence, so a reader holding a hop in
+			// step mode would change the story (--step tells the same one).
+			if !strings.Contains(got, "\nlistwatch LIST ") || strings.Contains(got, "sendInitialEvents") {
+				t.Fatalf("the demo does not list with LIST:\n%s", got)
+			}
+			continue
+		}
+		if got != first {
+			t.Fatalf("run %d told another story than run 1:\n%s", i+1, lineDiff(first, got))
+		}
+	}
+}
+
+// maskDemo blanks what may differ between two tellings of one story:
+// durations, the server's address, times of day.
+func maskDemo(s string) string {
+	for _, m := range []struct{ re, with string }{
+		{`https://127\.0\.0\.1:[0-9]+`, "https://ADDR"},
+		{`[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z`, "TIME"},
+		{`\b[0-9][0-9.]*(ns|µs|ms|s|m|h)([0-9][0-9.]*(ns|µs|ms|s))*\b`, "DUR"},
+	} {
+		s = regexp.MustCompile(m.re).ReplaceAllString(s, m.with)
+	}
+	return s
+}
+
+// lineDiff shows where two stories part: the lines from the first that differs.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("from line %d:\nrun 1: %s\n…\nthis:  %s\n…\n\nrun 1 whole:\n%s\nthis run whole:\n%s", i+1, al[i], bl[i], a, b)
+		}
+	}
+	return fmt.Sprintf("one is longer:\n%s\n---\n%s", a, b)
 }

@@ -21,13 +21,17 @@
 //	                       classic pod-watch one, or foo, sample-controller's); with
 //	                       --leader-elect one replica works, with --shards
 //	                       (foo) every replica works on its share
-//	demo                   demo.go: the same controller on an in-process API server
+//	demo                   demo.go: the same controller on an in-process API server,
+//	                       the same story every run (demo_order.go prints each
+//	                       step's hops in one causal order once the step is over)
 //	get RESOURCE [NAME…]   get.go: the server renders tables (it knows every
 //	                       resource's columns, CRDs' additionalPrinterColumns too);
 //	                       -o name|json|yaml are printed here, as kubectl prints them
 //	watch RESOURCE         watch.go: one line per event, on the Reflector
 //	sync RESOURCE          sync.go: Reflector → FIFO → store, then report (and --dump)
-//	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -
+//	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -;
+//	                       from a v1.33+ server with its GET /version first, so that
+//	                       the file replays into a default informer (listwatch.Record)
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //	rbac [podrestart|foo]  rbac.go: the Role/ClusterRole the controller needs, bound
 //	                       to its ServiceAccount kubewire-CONTROLLER, as YAML

@@ -20,7 +20,6 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/foo"
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/podrestart"
 	"github.com/kubewire/kubewire/controller/rbac"
 )
@@ -48,7 +47,7 @@ func TestIntegration_manifests_apply_and_foo_runs_under_exactly_its_role(t *test
 	sa := rbac.ServiceAccount{Name: "kubewire-foo", Namespace: ns}
 	as := impersonated(t, sa, cancel)
 	m, err := controller.NewManager(as, controller.ManagerOptions{Namespace: ns, Log: quietLogger,
-		LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: ns, Identity: "proof"}, Name: "kubewire-foo", ReleaseOnCancel: true}})
+		LeaderElection: leaderelection.ForLease(ns, "kubewire-foo", "proof")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +113,7 @@ func TestIntegration_podrestart_runs_under_exactly_its_role(t *testing.T) {
 
 	as := impersonated(t, sa, cancel)
 	m, err := controller.NewManager(as, controller.ManagerOptions{Namespace: ns, Log: quietLogger,
-		LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: ns, Identity: "proof"}, Name: "kubewire-podrestart", ReleaseOnCancel: true}})
+		LeaderElection: leaderelection.ForLease(ns, "kubewire-podrestart", "proof")})
 	if err != nil {
 		t.Fatal(err)
 	}

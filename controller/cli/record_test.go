@@ -96,6 +96,11 @@ func checkRecording(t *testing.T, path string, wantListed int, wantEvents []stri
 	if len(rec.Exchanges) < 2 {
 		t.Fatalf("%d exchanges, want a LIST and a watch", len(rec.Exchanges))
 	}
+	if rec.Exchanges[0].Target == "/version" {
+		// From v1.33 Record asks what a default informer asks first
+		// (listwatch.Record); the LIST follows.
+		rec.Exchanges = rec.Exchanges[1:]
+	}
 	list, watch := rec.Exchanges[0], rec.Exchanges[len(rec.Exchanges)-1]
 	if strings.Contains(list.Target, "watch=true") || list.Status != 200 || len(list.Lines) != 1 {
 		t.Fatalf("first exchange %s %s: %d, %d lines; want a LIST", list.Method, list.Target, list.Status, len(list.Lines))

@@ -12,7 +12,6 @@ import (
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/foo"
 	"github.com/kubewire/kubewire/controller/leaderelection"
-	"github.com/kubewire/kubewire/controller/lease"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -25,7 +24,7 @@ var eventsV1 = apiclient.Resource{Group: "events.k8s.io", Version: "v1", Name: "
 func runFoo(t *testing.T, c *apiclient.Client, ns string) *foo.Reconciler {
 	t.Helper()
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet,
-		LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: ns, Identity: "test"}, Name: "kubewire-foo", ReleaseOnCancel: true}})
+		LeaderElection: leaderelection.ForLease(ns, "kubewire-foo", "test")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package informer
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"sync/atomic"
 
@@ -19,13 +20,24 @@ import (
 // the change. Handlers alone are given the cache's own objects (handler.go).
 
 // Get returns a copy of the cached object with this namespace and name ("" for
-// a cluster-scoped object).
-func (inf *Informer) Get(namespace, name string) (*apiclient.Object, bool) {
+// a cluster-scoped object). When there is none, the error is a NotFound
+// (apiclient.IsNotFound), as Lister.Get's and the server's: one shape for
+// "get from the cache" and "get from the server", so that a Reconciler
+// handles a deleted object the same way whichever it reads (controller-
+// runtime's client.Get answers the same way from its cache).
+func (inf *Informer) Get(namespace, name string) (*apiclient.Object, error) {
 	o, ok := inf.store.GetByKey(key(namespace, name))
 	if !ok {
-		return nil, false
+		return nil, inf.notFound(namespace, name)
 	}
-	return o.Copy(), true
+	return o.Copy(), nil
+}
+
+// notFound is the NotFound of a key the cache does not hold.
+func (inf *Informer) notFound(namespace, name string) error {
+	return &apiclient.StatusError{Verb: "GET", URL: "cache of " + inf.Name(), Status: apiclient.Status{
+		Status: "Failure", Reason: "NotFound", Code: http.StatusNotFound,
+		Message: fmt.Sprintf("%s %q not found in the cache", inf.Name(), key(namespace, name))}}
 }
 
 // Name is the informer's name, from its Options.

@@ -63,7 +63,10 @@
 //     cache sees at least what it is told about.
 //   - What Get, List and ByIndex return, and a Lister's values, are the
 //     caller's own: copies, which a caller may change without the cache seeing
-//     it (cache.go, lister.go). Handlers alone are given the cached objects
+//     it (cache.go, lister.go). Get, on an Informer or a Lister, answers an
+//     object the cache does not hold with a NotFound (apiclient.IsNotFound), as
+//     the server and controller-runtime's cache-backed client do; client-go's
+//     GetByKey says exists=false, its listers NotFound. Handlers alone are given the cached objects
 //     themselves, shared by the store and every handler (objects with equal
 //     labels even share one Labels map, labels.go): a handler must not change
 //     what it is given.

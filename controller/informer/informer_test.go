@@ -30,7 +30,7 @@ func TestInformer_tells_handlers_adds_updates_and_deletes_in_order(t *testing.T)
 		if got := rec.Next(3); got != want {
 			t.Fatalf("inOrder=%v watch events:\n%s\nwant\n%s", inOrder, got, want)
 		}
-		if o, ok := inf.Get("default", "a"); !ok || o.Metadata.ResourceVersion != "3" || inf.Len() != 2 {
+		if o, err := inf.Get("default", "a"); err != nil || o.Metadata.ResourceVersion != "3" || inf.Len() != 2 {
 			t.Fatalf("cache: a=%v len=%d", o, inf.Len())
 		}
 	}

@@ -2,7 +2,6 @@ package informer
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -38,9 +37,7 @@ func NewLister[T any](inf *Informer) *Lister[T] { return &Lister[T]{inf: inf} }
 func (l *Lister[T]) Get(namespace, name string) (*T, error) {
 	o, ok := l.inf.store.GetByKey(key(namespace, name))
 	if !ok {
-		return nil, &apiclient.StatusError{Verb: "GET", URL: "cache of " + l.inf.Name(), Status: apiclient.Status{
-			Status: "Failure", Reason: "NotFound", Code: http.StatusNotFound,
-			Message: fmt.Sprintf("%s %q not found in the cache", l.inf.Name(), key(namespace, name))}}
+		return nil, l.inf.notFound(namespace, name)
 	}
 	return l.decode(o)
 }

@@ -117,3 +117,21 @@ func BenchmarkLister_Get(b *testing.B) {
 		}
 	})
 }
+
+// Informer.Get and Lister.Get answer a missing object the same way, and the
+// way the server does: a NotFound (issue 36: one shape for "get from the
+// cache"; Informer.Get said false where Lister.Get said NotFound).
+func TestInformer_Get_and_Lister_Get_both_answer_NotFound(t *testing.T) {
+	inf := runOnServer(t, informer.Options{Resource: apiclient.Pods, Namespace: "demo"}, `{"metadata":{"name":"a","namespace":"demo"}}`)
+	if o, err := inf.Get("demo", "a"); err != nil || o.Metadata.Name != "a" {
+		t.Fatalf("Informer.Get of a cached object: %v, %v", o, err)
+	}
+	_, ierr := inf.Get("demo", "gone")
+	_, lerr := informer.NewLister[struct{}](inf).Get("demo", "gone")
+	if !apiclient.IsNotFound(ierr) || !apiclient.IsNotFound(lerr) {
+		t.Fatalf("a missing object: Informer.Get %v, Lister.Get %v; want NotFound from both", ierr, lerr)
+	}
+	if ierr.Error() != lerr.Error() {
+		t.Fatalf("two NotFounds for one miss:\n%v\n%v", ierr, lerr)
+	}
+}

@@ -28,7 +28,7 @@ func TestNew_without_a_Source_and_nothing_to_build_one_from_fails_in_Run(t *test
 func TestNew_without_a_Source_lists_and_watches_Client_and_Resource(t *testing.T) {
 	inf := runOnServer(t, informer.Options{Resource: apiclient.Pods, Namespace: "demo"},
 		`{"metadata":{"name":"a","namespace":"demo"}}`)
-	if _, ok := inf.Get("demo", "a"); !ok || inf.Len() != 1 {
+	if _, err := inf.Get("demo", "a"); err != nil || inf.Len() != 1 {
 		t.Fatalf("cache holds %d objects, want demo/a", inf.Len())
 	}
 }
@@ -38,8 +38,8 @@ func TestNew_without_a_Source_lists_and_watches_Client_and_Resource(t *testing.T
 func TestNew_MetadataOnly_caches_PartialObjectMetadata(t *testing.T) {
 	inf := runOnServer(t, informer.Options{Resource: apiclient.Pods, Namespace: "demo", MetadataOnly: true},
 		`{"metadata":{"name":"a","namespace":"demo"},"spec":{"nodeName":"n1"}}`)
-	o, ok := inf.Get("demo", "a")
-	if !ok {
+	o, err := inf.Get("demo", "a")
+	if err != nil {
 		t.Fatal("demo/a is not cached")
 	}
 	if _, hasSpec := o.Field("spec"); o.Kind != "PartialObjectMetadata" || hasSpec || o.Metadata.Name != "a" {

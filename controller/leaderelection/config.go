@@ -32,6 +32,19 @@ type Config struct {
 	OnNewLeader func(identity string)
 }
 
+// ForLease is the Config of the usual case, in one call of one package: compete
+// for the Lease named name in namespace as identity ("" for package lease's
+// default, the host name and a random suffix), and hand the Lease over on a
+// clean stop (ReleaseOnCancel). A controller.Manager given it
+// (ManagerOptions.LeaderElection) fills in its client, clock and logger;
+// timings are package lease's defaults — set them, or OnNewLeader, on the
+// Config returned where they matter.
+//
+//	m, err := controller.NewManager(c, controller.ManagerOptions{LeaderElection: leaderelection.ForLease("ops", "kubewire-foo", "")})
+func ForLease(namespace, name, identity string) *Config {
+	return &Config{Member: lease.Member{Namespace: namespace, Identity: identity}, Name: name, ReleaseOnCancel: true}
+}
+
 // withDefaults returns cfg with every default filled in, or an error saying what is
 // missing or inconsistent.
 func (cfg Config) withDefaults() (Config, error) {

@@ -29,7 +29,10 @@
 //		func(ctx context.Context) { runWorkers(ctx) }, // only while we hold the Lease
 //		func() { log.Print("stopped leading") })
 //
-// example_test.go runs it against apiclient/apitest's API server in memory.
+// example_test.go runs it against apiclient/apitest's API server in memory. A
+// controller.Manager takes a Config in ManagerOptions.LeaderElection and runs
+// the elector itself; ForLease(namespace, name, identity) is the usual one in a
+// single call, with the Manager's client, clock and logger.
 //
 // # States
 //

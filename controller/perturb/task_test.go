@@ -51,7 +51,7 @@ func (r *starter) Reconcile(ctx context.Context, req controller.Request) (contro
 		return controller.Result{}, apiclient.IgnoreNotFound(err)
 	}
 	phase := "Waiting"
-	if pod, ok := r.pods.Get(t.Namespace, t.Spec.Pod); ok {
+	if pod, err := r.pods.Get(t.Namespace, t.Spec.Pod); err == nil {
 		if p, _ := pod.FieldString("status", "phase"); p == "Running" {
 			phase = "Running"
 		}
