@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // request is one call, before it is sent. Every verb builds one and hands it to do.
@@ -252,21 +254,20 @@ func unwrapURLError(err error) error {
 // refills at qps tokens a second; each request takes one, waiting for it if the
 // bucket is empty. It protects the API server from a controller in a hot loop.
 // client-go uses the same shape (flowcontrol.NewTokenBucketRateLimiter, QPS 5,
-// burst 10 by default).
+// burst 10 by default). The arithmetic is the module's one token bucket,
+// clock.Bucket (a clock set back refills nothing); this adds the lock and the wait.
 //
 // Safe for concurrent use. Waiters are served in the order they reserve, because
 // each reserves its token (possibly going into debt) before waiting.
 type tokenBucket struct {
+	clock Clock
+
 	mu     sync.Mutex
-	qps    float64
-	burst  float64
-	tokens float64   // may go negative: tokens reserved by waiters
-	last   time.Time // when tokens was last brought up to date
-	clock  Clock
+	bucket clock.Bucket
 }
 
-func newTokenBucket(qps float64, burst int, clock Clock) *tokenBucket {
-	return &tokenBucket{qps: qps, burst: float64(burst), tokens: float64(burst), last: clock.Now(), clock: clock}
+func newTokenBucket(qps float64, burst int, c Clock) *tokenBucket {
+	return &tokenBucket{clock: c, bucket: clock.NewBucket(qps, burst, c.Now())}
 }
 
 // Wait takes one token, blocking until it is available or ctx is done. A wait that
@@ -289,17 +290,8 @@ func (b *tokenBucket) Wait(ctx context.Context) error {
 func (b *tokenBucket) reserve() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
-	b.tokens += now.Sub(b.last).Seconds() * b.qps
-	if b.tokens > b.burst {
-		b.tokens = b.burst
-	}
-	b.last = now
-	b.tokens--
-	if b.tokens >= 0 {
-		return 0
-	}
-	return time.Duration(-b.tokens / b.qps * float64(time.Second))
+	d, _ := b.bucket.Reserve(b.clock.Now(), -1)
+	return d
 }
 
 // gaveUp returns ctx's error once ctx is done, and err otherwise. When the caller
