@@ -8,7 +8,10 @@
 //     after a quiet spell);
 //   - Bucket, the one token bucket's arithmetic, which the client's request
 //     limiter, the workqueue's overall limiter and the event recorder's
-//     per-object limit wrap.
+//     per-object limit wrap;
+//   - Histogram, the one histogram core (counts by inclusive upper bound, a
+//     count and a sum), under the workqueue's durations and every histogram of
+//     controller/metrics.
 //
 // # Where this sits
 //
