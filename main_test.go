@@ -27,9 +27,10 @@ import (
 // no pipeline stage, and main only calls it.
 //
 // The floor is apiclient/clock: the one Clock interface and its fake, the one
-// Backoff and the one token bucket. It imports only the standard library, so
-// every package may import it — queue does, as its one import of the module
-// (its delays and its rate limiters), and queue's tests step its fake rather
+// Backoff, token bucket, histogram core and namespace/name key. It imports only
+// the standard library, so every package may import it — queue does, as its one
+// import of the module (its delays, rate limiters and duration histograms), store
+// for the key it files objects under, and queue's tests step its fake rather
 // than an API server's.
 var mayImport = map[string][]string{
 	"apiclient":  nil,

@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/trace"
 )
 
@@ -44,11 +45,8 @@ func objectOf(r apiclient.RequestInfo) (resource, key string) {
 	if r.Subresource != "" {
 		resource += "/" + r.Subresource
 	}
-	switch {
-	case r.Name == "":
+	if r.Name == "" {
 		return resource, r.Namespace
-	case r.Namespace == "":
-		return resource, r.Name
 	}
-	return resource, r.Namespace + "/" + r.Name
+	return resource, clock.ObjectKey(r.Namespace, r.Name)
 }

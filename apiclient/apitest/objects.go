@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // liveState is the live server's memory: objects by collection and key, the
@@ -158,12 +159,7 @@ func (o object) meta() map[string]any {
 	return m
 }
 
-func key(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
+func key(ns, name string) string { return clock.ObjectKey(ns, name) }
 
 // kindOf keeps the object's kind, else derives it from well-known resources.
 func kindOf(t target, o object) string {

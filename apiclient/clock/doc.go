@@ -11,7 +11,10 @@
 //     per-object limit wrap;
 //   - Histogram, the one histogram core (counts by inclusive upper bound, a
 //     count and a sum), under the workqueue's durations and every histogram of
-//     controller/metrics.
+//     controller/metrics;
+//   - ObjectKey, the one namespace/name key, which store files objects under
+//     and every other layer names them by. It is not about time: it is here
+//     because this is the one package every layer may import.
 //
 // # Where this sits
 //
@@ -19,7 +22,8 @@
 //	(beneath them all: apiclient/clock)
 //
 // It imports only the standard library, so every package may import it: queue
-// does, as its one import of the module (main_test.go's rule table says so).
+// and store do, as their one import of the module (main_test.go's rule table
+// says so).
 //
 // # Guarantees
 //   - Real and Fake are safe for concurrent use; AfterFunc never calls f before

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
@@ -76,12 +77,7 @@ func copies(objs []*apiclient.Object) []*apiclient.Object {
 }
 
 // key is the store's key of namespace and name.
-func key(namespace, name string) string {
-	if namespace == "" {
-		return name
-	}
-	return namespace + "/" + name
-}
+func key(namespace, name string) string { return clock.ObjectKey(namespace, name) }
 
 // IndexSizes returns each of the store's indexes (store.NamespaceIndex, and
 // Options.Indexers) with how many values objects are filed under.
