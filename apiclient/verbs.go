@@ -239,16 +239,7 @@ func (r ResourceClient) inNamespace(ns string) ResourceClient {
 
 // encode turns what a caller wants written into JSON, and reads back its metadata.
 func encode(obj any) ([]byte, ObjectMeta, error) {
-	var body []byte
-	var err error
-	switch o := obj.(type) {
-	case []byte:
-		body = o
-	case json.RawMessage:
-		body = o
-	default:
-		body, err = json.Marshal(obj)
-	}
+	body, err := JSONOf(obj)
 	if err != nil {
 		return nil, ObjectMeta{}, err
 	}

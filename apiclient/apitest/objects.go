@@ -3,7 +3,6 @@ package apitest
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -232,19 +231,12 @@ func readObject(r io.Reader) (object, error) {
 }
 
 func toObject(v any) (object, error) {
-	var data []byte
-	switch v := v.(type) {
-	case []byte:
-		data = v
-	case json.RawMessage:
-		data = v
-	case string:
-		data = []byte(v)
-	default:
-		var err error
-		if data, err = json.Marshal(v); err != nil {
-			return nil, err
-		}
+	if s, ok := v.(string); ok { // a test's literal JSON
+		v = []byte(s)
+	}
+	data, err := apiclient.JSONOf(v)
+	if err != nil {
+		return nil, err
 	}
 	var o map[string]any
 	if err := decodeJSON(data, &o); err != nil {
