@@ -24,7 +24,7 @@
 //	client.go                   Client: one per cluster (New, Options); clock.go its clock
 //	request.go                  the one request path, and the token bucket
 //	verbs.go, options.go        Get, Create, Update, Patch, Delete and their options;
-//	write.go                    OnWrite: each write of one object and its answer
+//	write.go                    Observer.Write: each write of one object and its answer
 //	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T];
 //	readahead.go                a LIST body read on a goroutine of its own
 //	paging.go                   ListLimits and PageGuard: what one list may bring in

@@ -80,7 +80,7 @@ func (r request) action() string {
 	return strings.ToLower(r.verb)
 }
 
-// info is what OnSend and OnRequest are told of r, sent to u.
+// info is what the Observer's Sent and Answered are told of r, sent to u.
 func (r request) info(u string) RequestInfo {
 	return RequestInfo{Verb: r.verb, URL: u, Action: r.action(), Resource: r.on.res,
 		Namespace: r.on.namespace, Name: r.on.name, Subresource: r.on.subresource}
@@ -149,8 +149,8 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	}
 }
 
-// send makes one HTTP request and reports it to OnSend as it goes, and to
-// OnRequest once answered.
+// send makes one HTTP request and reports it to the Observer: Sent as it goes,
+// Answered once answered.
 func (c *Client) send(ctx context.Context, r request, u string) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
@@ -173,8 +173,8 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 		}
 		req.Header.Set("Content-Type", ct)
 	}
-	if c.OnSend != nil {
-		c.OnSend(r.info(req.URL.Redacted()))
+	if c.observer.Sent != nil {
+		c.observer.Sent(ctx, r.info(req.URL.Redacted()))
 	}
 	start := c.clock.Now()
 	resp, err := c.http.Do(req)
@@ -183,14 +183,14 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 			c.onWarning(parseWarning(h))
 		}
 	}
-	if c.OnRequest != nil {
+	if c.observer.Answered != nil {
 		code := 0
 		if resp != nil {
 			code = resp.StatusCode
 		}
 		info := r.info(req.URL.Redacted())
 		info.Code, info.Took = code, c.clock.Now().Sub(start)
-		c.OnRequest(info)
+		c.observer.Answered(ctx, info)
 	}
 	return resp, err
 }

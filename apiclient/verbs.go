@@ -157,13 +157,13 @@ func (r ResourceClient) Apply(ctx context.Context, obj any, opts WriteOptions, s
 // dependents are gone; Delete returns as soon as the server has accepted the delete.
 func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
 	done := r.beginWrite(ctx, "DELETE", name, "")
-	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.OnWrite != nil)
+	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.observer.Write != nil)
 	done(answer, err)
 	return err
 }
 
 // DeleteCollection deletes every object that sel selects in the namespace. It
-// is not one object's write: OnWrite is not told of it.
+// is not one object's write: the Observer's Write is not told of it.
 func (r ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOptions, sel ListOptions) error {
 	_, err := r.deleteRequest(ctx, "", opts, sel.values(), false)
 	return err

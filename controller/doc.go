@@ -192,7 +192,7 @@
 // turn, until the caches show it:
 //
 //	Reconcile(ctx, R) ─▶ client write with ctx ─▶ answered: pods at rv 15
-//	    the Manager (apiclient.Client.OnWrite, manager_writes.go) records, for
+//	    the Manager (its client's apiclient.Observer, manager_writes.go) records, for
 //	    R: "the pods cache must reach 15"
 //	next turn of R: does every cache recorded for R show its write?
 //	    yes ─▶ forget the record; Reconcile
