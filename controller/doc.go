@@ -42,8 +42,8 @@
 // the object and write to the server, status.SetCondition never writes into the
 // slice it was given. A Reconciler can change what it read and compare it with
 // what it read; the cache does not see either (TestCache_cannot_be_changed_through_what_a_reconcile_reads).
-// Handlers (and Watches' mappings) alone are given the cache's own objects, and
-// must only read them.
+// Handlers (and so Watches' mappings) are given copies too, each handler its
+// own (TestInformer_a_handler_cannot_corrupt_the_cache).
 //
 // # Following one object
 //

@@ -17,7 +17,7 @@ import (
 // and possibly a little behind the server. What is returned is a Copy of each
 // cached object (apiclient.Object.Copy: new metadata, the server's bytes shared,
 // which nothing modifies): a caller may change it, and the cache does not see
-// the change. Handlers alone are given the cache's own objects (handler.go).
+// the change. Handlers are given copies too (handler.go).
 
 // Get returns a copy of the cached object with this namespace and name ("" for
 // a cluster-scoped object).

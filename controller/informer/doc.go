@@ -63,10 +63,10 @@
 //     cache sees at least what it is told about.
 //   - What Get, List and ByIndex return, and a Lister's values, are the
 //     caller's own: copies, which a caller may change without the cache seeing
-//     it (cache.go, lister.go). Handlers alone are given the cached objects
-//     themselves, shared by the store and every handler (objects with equal
-//     labels even share one Labels map, labels.go): a handler must not change
-//     what it is given.
+//     it (cache.go, lister.go). So are what handlers are given: each handler
+//     gets copies of its own (listener.go), so that nothing it does reaches the
+//     cache — where objects with equal labels share one Labels map (labels.go)
+//     — or another handler (TestInformer_a_handler_cannot_corrupt_the_cache).
 //   - A delete learned from a relist reaches OnDelete with finalStateUnknown set;
 //     it is never an interface{} to type-switch on.
 //   - A failed list never replaces the cache and never counts towards sync: the
