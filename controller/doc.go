@@ -322,7 +322,9 @@
 //     replica's hash ranges, and never one another replica is reconciling; its
 //     Requests for objects not in its cache are skipped, and a Reconcile's
 //     context ends if the replica's Lease renewal lapses. Every informer of a
-//     resource some controller reconciles caches this replica's share.
+//     resource some controller reconciles caches this replica's share, whether
+//     it was asked for (Informer, Lister, Index) before the controller's For or
+//     after: which informers shard is settled when the Manager runs.
 //
 // # Compared with client-go and controller-runtime
 //

@@ -282,8 +282,8 @@ func (m *Manager) add(c *Controller) error {
 		return errors.New("the Manager has stopped")
 	}
 	m.controllers = append(m.controllers, c)
-	if m.sharder != nil && m.sharded[c.primary] {
-		c.admit = m.admit(c)
+	if m.sharder != nil {
+		c.admit = m.admit(c) // which controllers it gates is settled at Run (admit)
 	}
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
@@ -309,6 +309,9 @@ func (m *Manager) Run(ctx context.Context) error {
 	if m.opts.MetricsAddr != "" {
 		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.Ready, ReadyDetail: m.opts.ReadyDetail}
 		g.start("metrics server", srv.Run)
+	}
+	for _, inf := range m.order {
+		inf.resolve() // every For is known by now: which informers shard is settled
 	}
 	for _, inf := range m.order {
 		g.start("informer "+inf.Name(), inf.Run)
