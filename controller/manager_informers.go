@@ -2,7 +2,7 @@ package controller
 
 import (
 	"context"
-	"errors"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -111,7 +111,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 			source = m.opts.Source(key, rc, sink)
 			return source
 		}
-		deferred = &deferredSource{resolve: func() informer.Runner { return m.sourceFor(res, inf, rc, lw, sink) }}
+		deferred = &deferredSource{mu: &m.mu, resolve: func() informer.Runner { return m.sourceFor(res, inf, rc, lw, sink) }}
 		source = deferred
 		return source
 	}
@@ -152,19 +152,34 @@ func (m *Manager) sourceFor(res apiclient.Resource, inf *informer.Informer, rc a
 
 // deferredSource is an informer's source before the Manager runs: which one
 // it is (sourceFor) depends on every For, so it is settled at Run, before
-// the informer starts. Its Health is the settled source's.
+// the informer starts — or when the informer runs, if it runs without the
+// Manager (the sync command runs one alone). Its Health is the settled
+// source's.
 type deferredSource struct {
-	resolve func() informer.Runner // nil once settled
+	mu      *sync.Mutex            // the Manager's: resolve reads what it guards
+	resolve func() informer.Runner // nil once settled; guarded by mu
 	source  atomic.Pointer[informer.Runner]
 }
 
-// Run runs the settled source.
+// Run runs the settled source, settling it first if the Manager has not.
 func (d *deferredSource) Run(ctx context.Context) error {
 	src := d.source.Load()
 	if src == nil {
-		return errors.New("controller: an informer's source ran before the Manager settled it")
+		d.mu.Lock()
+		d.settle()
+		d.mu.Unlock()
+		src = d.source.Load()
 	}
 	return (*src).Run(ctx)
+}
+
+// settle resolves the source, once; called with mu held.
+func (d *deferredSource) settle() {
+	if d.resolve != nil {
+		src := d.resolve()
+		d.resolve = nil
+		d.source.Store(&src)
+	}
 }
 
 // Health is the settled source's, zero before it is settled.
@@ -179,10 +194,8 @@ func (d *deferredSource) Health() listwatch.Health {
 
 // resolve settles the informer's source, once; called with m.mu held.
 func (mi managedInformer) resolve() {
-	if d := mi.deferred; d != nil && d.resolve != nil {
-		src := d.resolve()
-		d.resolve = nil
-		d.source.Store(&src)
+	if mi.deferred != nil {
+		mi.deferred.settle()
 	}
 }
 
