@@ -14,8 +14,9 @@ import (
 //
 //	apiclient ─▶ listwatch ─▶ fifo ─▶ store ─▶ queue ─▶ controller ─▶ main
 //
-// fifo, store and queue are leaves that import nothing of the module, so each can
-// be read (and reused) alone; controller is where the stages meet
+// fifo, store and queue are leaves that import nothing of the module but its
+// floor (below), so each can be read (and reused) alone; controller is where the
+// stages meet
 // (controller/informer the cache half, controller the reconcile half). A package
 // may always import its own sub-packages (apiclient → apiclient/kubeconfig), test
 // files included.
@@ -24,6 +25,13 @@ import (
 // kubewire command, so it imports from all of them. It sits under controller in
 // this table only because a directory's top name is what the table checks; it is
 // no pipeline stage, and main only calls it.
+//
+// The floor is apiclient/clock: the one Clock interface and its fake, the one
+// Backoff, token bucket, histogram core and namespace/name key. It imports only
+// the standard library, so every package may import it — queue does, as its one
+// import of the module (its delays, rate limiters and duration histograms), store
+// for the key it files objects under, and queue's tests step its fake rather
+// than an API server's.
 var mayImport = map[string][]string{
 	"apiclient":  nil,
 	"listwatch":  {"apiclient"},
@@ -34,12 +42,15 @@ var mayImport = map[string][]string{
 	".":          {"controller"},
 }
 
+// floor is the one package every stage may import; it imports nothing of the
+// module itself (TestFloor_imports_only_the_standard_library).
+const floor = "apiclient/clock"
+
 // Test files may also import these: fifo's tests and Examples pair a FIFO with the
-// store behind it, as the informer does; queue's tests step apiclient/apitest's
-// Clock, the one fake clock of the module (queue/doc.go says why not synctest).
+// store behind it, as the informer does. (queue's tests step the floor's fake
+// clock, queue/doc.go says why not synctest.)
 var testsMayImport = map[string][]string{
-	"fifo":  {"store"},
-	"queue": {"apiclient"},
+	"fifo": {"store"},
 }
 
 // Only test files may import these: they import package testing, and a non-test
@@ -132,7 +143,7 @@ func TestImports_flow_along_the_pipeline(t *testing.T) {
 			if strings.HasPrefix(rel, "controller") && top == "controller" && !strings.HasSuffix(name, "_test.go") {
 				checkController(t, path, rel)
 			}
-			if target == top || contains(allowed, target) {
+			if target == top || contains(allowed, target) || rel == floor {
 				continue
 			}
 			if strings.HasSuffix(name, "_test.go") && contains(testsMayImport[top], target) {
@@ -144,6 +155,32 @@ func TestImports_flow_along_the_pipeline(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestFloor_imports_only_the_standard_library(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(filepath.FromSlash(floor), "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("the floor %s has no Go files", floor)
+	}
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if first := strings.Split(p, "/")[0]; strings.Contains(first, ".") && !strings.HasSuffix(path, "_test.go") {
+				t.Errorf("%s imports %s: the floor imports only the standard library", path, p)
+			}
+			if strings.HasPrefix(p, module+"/") && p != module+"/"+floor {
+				t.Errorf("%s imports %s: the floor imports nothing of the module, its tests included", path, p)
+			}
+		}
 	}
 }
 

@@ -35,29 +35,84 @@ type Client struct {
 	log        *slog.Logger // Options.Log, or slog.Default()
 	listLimits ListLimits
 
-	// OnRequest, when set before the first call, is told of every request once it
-	// has an answer. The controller's /metrics counts requests with it, and the
-	// command logs them at -v 6.
-	OnRequest func(RequestInfo)
-	// OnSend, when set before the first call, is told of every request as it
-	// goes out, before any answer (Code and Took are zero): a trace shows a
-	// write when it is made, ahead of the watch event it causes.
-	OnSend func(RequestInfo)
-	// OnWrite, when set before the first call, is told of each write of one
-	// object — Create, Update, Patch, Apply, Delete; not DeleteCollection — as
-	// it begins, with the caller's context, and the func it returns (nil: none)
-	// is called once when the write is over: with the object the server
-	// answered, or the error. A DELETE may be answered with the object or with
-	// a Status naming it (kind Status); the func gets either, decoded, or nil
-	// if the answer was neither. Both run on the caller's goroutine. The
-	// controller's staleness guard and its read-your-own-writes reads are built
-	// on it (package controller, "A stale cache after your own write").
-	OnWrite func(ctx context.Context, w WriteInfo) (done func(answer *Object, err error))
+	observer Observer // fixed at New (or Derive): nothing changes it after
+	opts     Options  // as New completed them, for Derive
 
+	*shared // what a Client and those Derived from it have in common
+}
+
+// shared is what a Client and the clients Derived from it have in common:
+// what the server told them about itself.
+type shared struct {
 	discoveryMu sync.Mutex
 	discovery   *discoveryCache
 
 	version atomic.Pointer[ServerVersion] // ServerVersion's first answer
+}
+
+// Observer is told of a Client's requests, each with the caller's context and
+// what the request is (RequestInfo, WriteInfo: verb, resource, namespace, name,
+// subresource — what the caller asked, never parsed back from a URL). It is
+// given once, in Options or to Derive, and never changes while the client is
+// in use. Any field may be nil. Every call runs on the caller's goroutine, so
+// it must be quick, and safe for concurrent use.
+type Observer struct {
+	// Sent is told of every request as it goes out, before any answer (Code
+	// and Took are zero): a trace shows a write when it is made, ahead of the
+	// watch event it causes.
+	Sent func(ctx context.Context, r RequestInfo)
+	// Answered is told of every request once it has an answer, or failed in
+	// transport (Code 0). The controller's /metrics counts requests with it,
+	// its RBAC recorder notes what each needed, and the command logs them at
+	// -v 6.
+	Answered func(ctx context.Context, r RequestInfo)
+	// Write is told of each write of one object — Create, Update, Patch,
+	// Apply, Delete; not DeleteCollection — as it begins, and the func it
+	// returns (nil: none) is called once when the write is over: with the
+	// object the server answered, or the error. A DELETE may be answered with
+	// the object or with a Status naming it (kind Status, its details.uid); the
+	// func gets either, decoded, or nil if the answer was neither. The
+	// controller's staleness guard and its read-your-own-writes reads are built
+	// on it (package controller, "A stale cache after your own write").
+	Write func(ctx context.Context, w WriteInfo) (done func(answer *Object, err error))
+}
+
+// Then returns an Observer that tells o, then next, of each request.
+func (o Observer) Then(next Observer) Observer {
+	return Observer{Sent: both(o.Sent, next.Sent), Answered: both(o.Answered, next.Answered), Write: bothWrites(o.Write, next.Write)}
+}
+
+func both(first, second func(context.Context, RequestInfo)) func(context.Context, RequestInfo) {
+	switch {
+	case first == nil:
+		return second
+	case second == nil:
+		return first
+	}
+	return func(ctx context.Context, r RequestInfo) {
+		first(ctx, r)
+		second(ctx, r)
+	}
+}
+
+func bothWrites(first, second func(context.Context, WriteInfo) func(*Object, error)) func(context.Context, WriteInfo) func(*Object, error) {
+	switch {
+	case first == nil:
+		return second
+	case second == nil:
+		return first
+	}
+	return func(ctx context.Context, w WriteInfo) func(*Object, error) {
+		a, b := first(ctx, w), second(ctx, w)
+		return func(answer *Object, err error) {
+			if a != nil {
+				a(answer, err)
+			}
+			if b != nil {
+				b(answer, err)
+			}
+		}
+	}
 }
 
 // RequestInfo describes one HTTP request: what it is to the API server's
@@ -66,7 +121,7 @@ type Client struct {
 type RequestInfo struct {
 	Verb string // GET, POST, … (the HTTP method)
 	URL  string // with the query; no credentials
-	Code int    // the HTTP status code; 0 when the request failed in transport, or not answered yet (OnSend)
+	Code int    // the HTTP status code; 0 when the request failed in transport, or not answered yet (Observer.Sent)
 	Took time.Duration
 
 	// Action is the verb an RBAC rule names for the request, as kube-apiserver
@@ -125,6 +180,8 @@ type Options struct {
 	// Log is where the default OnWarning writes, and where waits the server asked
 	// for (Retry-After) are told; nil means slog.Default().
 	Log *slog.Logger
+	// Observer is told of every request and every write (Observer).
+	Observer Observer
 	// ListLimits bound every list made through the client (paging.go); the zero
 	// value has the defaults, 1 GiB and 500,000 objects a list.
 	ListLimits ListLimits
@@ -150,9 +207,6 @@ func New(cfg *kubeconfig.Config, opts Options) (*Client, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	if opts.OnWarning == nil {
-		opts.OnWarning = (&warnings{log: opts.Log}).warn
-	}
 	if opts.UserAgent == "" {
 		opts.UserAgent = fmt.Sprintf("kubewire/%s (%s/%s)", Version, runtime.GOOS, runtime.GOARCH)
 	}
@@ -166,11 +220,16 @@ func New(cfg *kubeconfig.Config, opts Options) (*Client, error) {
 	if ns == "" {
 		ns = "default"
 	}
+	// No overall timeout: a watch lives for minutes. Requests are bounded by
+	// their contexts.
+	return build(base, &http.Client{Transport: rt}, ns, opts, &shared{}), nil
+}
+
+// build makes a Client of completed options.
+func build(base *url.URL, hc *http.Client, ns string, opts Options, sh *shared) *Client {
 	c := &Client{
-		base: base,
-		// No overall timeout: a watch lives for minutes. Requests are bounded by
-		// their contexts.
-		http:       &http.Client{Transport: rt},
+		base:       base,
+		http:       hc,
 		userAgent:  opts.UserAgent,
 		maxRetries: opts.MaxRetries,
 		clock:      opts.Clock,
@@ -178,12 +237,56 @@ func New(cfg *kubeconfig.Config, opts Options) (*Client, error) {
 		onWarning:  opts.OnWarning,
 		log:        opts.Log,
 		listLimits: opts.ListLimits.withDefaults(),
+		observer:   opts.Observer,
+		opts:       opts,
+		shared:     sh,
+	}
+	if c.onWarning == nil {
+		c.onWarning = (&warnings{log: opts.Log}).warn
 	}
 	if opts.QPS > 0 {
 		c.limiter = newTokenBucket(opts.QPS, opts.Burst, opts.Clock)
 	}
-	return c, nil
+	return c
 }
+
+// Derived is what Derive changes of a Client: each field that is set replaces
+// the client's; Observer is told of requests after the client's own.
+type Derived struct {
+	Clock    Clock
+	Log      *slog.Logger
+	Observer Observer
+}
+
+// Derive returns a client for one owner — a controller.Manager takes one of
+// the client it is given — that shares c's connections and what discovery
+// learned, but waits on d.Clock, logs to d.Log (the server's warnings, unless
+// Options.OnWarning was set, and the waits it asks for) and tells d.Observer
+// of its requests too. c itself is left as it was: whoever else uses it sees
+// no difference, and nothing is changed under a request in flight. With a
+// Clock of its own, the derived client has a rate limiter of its own (QPS and
+// Burst as c's).
+func (c *Client) Derive(d Derived) *Client {
+	opts := c.opts
+	if d.Clock != nil {
+		opts.Clock = d.Clock
+	}
+	if d.Log != nil {
+		opts.Log = d.Log
+	}
+	opts.Observer = opts.Observer.Then(d.Observer)
+	out := build(c.base, c.http, c.namespace, opts, c.shared)
+	if d.Clock == nil {
+		out.limiter = c.limiter // one bucket for both: the same clock
+	}
+	return out
+}
+
+// Clock is the clock the client waits on (Options.Clock, or RealClock).
+func (c *Client) Clock() Clock { return c.clock }
+
+// Log is the logger the client writes to (Options.Log, or slog.Default()).
+func (c *Client) Log() *slog.Logger { return c.log }
 
 // Namespace is the config's namespace ("default" when it names none): where
 // namespaced calls go when the caller has no better idea.

@@ -1,22 +1,12 @@
 package apiclient
 
-import "time"
+import "github.com/kubewire/kubewire/apiclient/clock"
 
-// Clock is the time source for the client's waits (rate limiting, Retry-After) and
-// for the Reflector's backoff and timeouts, so tests can move time by hand instead
-// of sleeping; apitest.Clock is the fake.
-type Clock interface {
-	Now() time.Time
-	// After is time.After: a channel that receives once d has passed.
-	After(d time.Duration) <-chan time.Time
-}
+// Clock is the time source for the client's waits (rate limiting, Retry-After)
+// and for the Reflector's backoff and timeouts, so tests can move time by hand
+// instead of sleeping. It is the module's one Clock (package clock); clock.Fake
+// (apitest.Clock) is the fake.
+type Clock = clock.Clock
 
-// RealClock is the wall clock. Its zero value is ready to use.
-type RealClock struct{}
-
-// Now is time.Now.
-func (RealClock) Now() time.Time { return time.Now() }
-
-// After is time.After. Since Go 1.23 an unreferenced timer is collected even before
-// it fires, so a select that abandons the channel leaks nothing.
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// RealClock is the wall clock, clock.Real. Its zero value is ready to use.
+type RealClock = clock.Real

@@ -97,16 +97,16 @@ func (c *Client) PreferredResources(ctx context.Context) ([]Resource, error) {
 
 // Invalidate forgets what discovery learned, so the next call asks again.
 func (c *Client) Invalidate() {
-	c.discoveryMu.Lock()
-	c.discovery = nil
-	c.discoveryMu.Unlock()
+	c.shared.discoveryMu.Lock()
+	c.shared.discovery = nil
+	c.shared.discoveryMu.Unlock()
 }
 
 func (c *Client) discover(ctx context.Context) (*discoveryCache, error) {
-	c.discoveryMu.Lock()
-	defer c.discoveryMu.Unlock()
-	if c.discovery != nil {
-		return c.discovery, nil
+	c.shared.discoveryMu.Lock()
+	defer c.shared.discoveryMu.Unlock()
+	if c.shared.discovery != nil {
+		return c.shared.discovery, nil
 	}
 	d := &discoveryCache{preferred: map[string]string{}, unread: map[string]error{}}
 	for _, root := range []string{"/api", "/apis"} {
@@ -117,7 +117,7 @@ func (c *Client) discover(ctx context.Context) (*discoveryCache, error) {
 	if ctx.Err() != nil && len(d.unread) > 0 {
 		return nil, fmt.Errorf("discovery: %w", ctx.Err()) // not a broken group: we gave up
 	}
-	c.discovery = d
+	c.shared.discovery = d
 	return d, nil
 }
 

@@ -24,7 +24,7 @@
 //	client.go                   Client: one per cluster (New, Options); clock.go its clock
 //	request.go                  the one request path, and the token bucket
 //	verbs.go, options.go        Get, Create, Update, Patch, Delete and their options;
-//	write.go                    OnWrite: each write of one object and its answer
+//	write.go                    Observer.Write: each write of one object and its answer
 //	list.go, table.go, typed.go LIST (streamed item by item), Table, Typed[T];
 //	readahead.go                a LIST body read on a goroutine of its own
 //	paging.go                   ListLimits and PageGuard: what one list may bring in
@@ -92,9 +92,16 @@
 //     timed here: the Reflector's watchdog (listwatch) notices a silent one.
 //   - A request that got no answer at all (refused, reset, timed out) is told
 //     apart from one the server answered: IsUnreachable.
-//   - Discovery is cached per Client until Invalidate. The group, version and
-//     resource names it learns are checked before they become paths: a name
-//     that is not one is never asked for (discoverynames.go).
+//   - What a Client is told to do with its requests — its Observer, Clock and
+//     logger — is fixed when it is made (New, or Derive, which leaves the
+//     client it derives from unchanged): nothing changes under a request in
+//     flight. An Observer is told what the caller asked (verb, resource,
+//     namespace, name, subresource) with the caller's context, never a URL to
+//     parse back.
+//   - Discovery is cached per Client (and the clients Derived from it) until
+//     Invalidate. The group, version and resource names it learns are checked
+//     before they become paths: a name that is not one is never asked for
+//     (discoverynames.go).
 //   - The server's warnings are logged once each, cut to 1 KiB, at most 20
 //     lines a minute (warning.go).
 //   - Watches are not rate limited; with Options.QPS set, everything else waits

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
@@ -65,10 +66,7 @@ func (o *Object) GetLabels() map[string]string { return o.Metadata.Labels }
 // Key returns "namespace/name", or "name" for a cluster-scoped object: the key the
 // store files the object under.
 func (o *Object) Key() string {
-	if o.Metadata.Namespace == "" {
-		return o.Metadata.Name
-	}
-	return o.Metadata.Namespace + "/" + o.Metadata.Name
+	return clock.ObjectKey(o.Metadata.Namespace, o.Metadata.Name)
 }
 
 // Raw returns the object's JSON as it is now: kind, apiVersion and metadata

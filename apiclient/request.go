@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // request is one call, before it is sent. Every verb builds one and hands it to do.
@@ -78,7 +80,7 @@ func (r request) action() string {
 	return strings.ToLower(r.verb)
 }
 
-// info is what OnSend and OnRequest are told of r, sent to u.
+// info is what the Observer's Sent and Answered are told of r, sent to u.
 func (r request) info(u string) RequestInfo {
 	return RequestInfo{Verb: r.verb, URL: u, Action: r.action(), Resource: r.on.res,
 		Namespace: r.on.namespace, Name: r.on.name, Subresource: r.on.subresource}
@@ -147,8 +149,8 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	}
 }
 
-// send makes one HTTP request and reports it to OnSend as it goes, and to
-// OnRequest once answered.
+// send makes one HTTP request and reports it to the Observer: Sent as it goes,
+// Answered once answered.
 func (c *Client) send(ctx context.Context, r request, u string) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
@@ -171,8 +173,8 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 		}
 		req.Header.Set("Content-Type", ct)
 	}
-	if c.OnSend != nil {
-		c.OnSend(r.info(req.URL.Redacted()))
+	if c.observer.Sent != nil {
+		c.observer.Sent(ctx, r.info(req.URL.Redacted()))
 	}
 	start := c.clock.Now()
 	resp, err := c.http.Do(req)
@@ -181,14 +183,14 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 			c.onWarning(parseWarning(h))
 		}
 	}
-	if c.OnRequest != nil {
+	if c.observer.Answered != nil {
 		code := 0
 		if resp != nil {
 			code = resp.StatusCode
 		}
 		info := r.info(req.URL.Redacted())
 		info.Code, info.Took = code, c.clock.Now().Sub(start)
-		c.OnRequest(info)
+		c.observer.Answered(ctx, info)
 	}
 	return resp, err
 }
@@ -252,21 +254,20 @@ func unwrapURLError(err error) error {
 // refills at qps tokens a second; each request takes one, waiting for it if the
 // bucket is empty. It protects the API server from a controller in a hot loop.
 // client-go uses the same shape (flowcontrol.NewTokenBucketRateLimiter, QPS 5,
-// burst 10 by default).
+// burst 10 by default). The arithmetic is the module's one token bucket,
+// clock.Bucket (a clock set back refills nothing); this adds the lock and the wait.
 //
 // Safe for concurrent use. Waiters are served in the order they reserve, because
 // each reserves its token (possibly going into debt) before waiting.
 type tokenBucket struct {
+	clock Clock
+
 	mu     sync.Mutex
-	qps    float64
-	burst  float64
-	tokens float64   // may go negative: tokens reserved by waiters
-	last   time.Time // when tokens was last brought up to date
-	clock  Clock
+	bucket clock.Bucket
 }
 
-func newTokenBucket(qps float64, burst int, clock Clock) *tokenBucket {
-	return &tokenBucket{qps: qps, burst: float64(burst), tokens: float64(burst), last: clock.Now(), clock: clock}
+func newTokenBucket(qps float64, burst int, c Clock) *tokenBucket {
+	return &tokenBucket{clock: c, bucket: clock.NewBucket(qps, burst, c.Now())}
 }
 
 // Wait takes one token, blocking until it is available or ctx is done. A wait that
@@ -289,17 +290,8 @@ func (b *tokenBucket) Wait(ctx context.Context) error {
 func (b *tokenBucket) reserve() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
-	b.tokens += now.Sub(b.last).Seconds() * b.qps
-	if b.tokens > b.burst {
-		b.tokens = b.burst
-	}
-	b.last = now
-	b.tokens--
-	if b.tokens >= 0 {
-		return 0
-	}
-	return time.Duration(-b.tokens / b.qps * float64(time.Second))
+	d, _ := b.bucket.Reserve(b.clock.Now(), -1)
+	return d
 }
 
 // gaveUp returns ctx's error once ctx is done, and err otherwise. When the caller

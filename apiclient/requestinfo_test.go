@@ -27,8 +27,12 @@ func TestRequestInfo_names_the_verb_and_resource_as_kube_apiserver_authorizes_th
 	line := func(r apiclient.RequestInfo) string {
 		return fmt.Sprintf("%s %s %s/%s ns=%q name=%q sub=%q", r.Verb, r.Action, r.Resource.Group, r.Resource.Name, r.Namespace, r.Name, r.Subresource)
 	}
-	c.OnSend = func(r apiclient.RequestInfo) { mu.Lock(); sent = append(sent, line(r)); mu.Unlock() }
-	c.OnRequest = func(r apiclient.RequestInfo) { mu.Lock(); answered = append(answered, line(r)); mu.Unlock() }
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Sent: func(_ context.Context, r apiclient.RequestInfo) { mu.Lock(); sent = append(sent, line(r)); mu.Unlock() }}})
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
+		mu.Lock()
+		answered = append(answered, line(r))
+		mu.Unlock()
+	}}})
 
 	ctx := context.Background()
 	cms := c.Resource(apiclient.ConfigMaps).Namespace("ns1")
@@ -108,7 +112,7 @@ func TestRequestInfo_of_discovery_names_no_resource(t *testing.T) {
 	c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, `{"major":"1","minor":"37","gitVersion":"v1.37.2"}`)
 	})
-	c.OnRequest = func(r apiclient.RequestInfo) { mu.Lock(); infos = append(infos, r); mu.Unlock() }
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) { mu.Lock(); infos = append(infos, r); mu.Unlock() }}})
 	if _, err := c.ServerVersion(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func (r ResourceClient) Patch(ctx context.Context, name string, pt PatchType, pa
 	var body []byte // nil: no body, as a nil []byte sent none before Patch took values
 	if patch != nil {
 		var err error
-		if body, err = jsonBytes(patch); err != nil {
+		if body, err = JSONOf(patch); err != nil {
 			return nil, fmt.Errorf("patch %s %q: %w", r.res, name, err)
 		}
 	}
@@ -167,13 +167,13 @@ func (r ResourceClient) Apply(ctx context.Context, obj any, opts WriteOptions, s
 // dependents are gone; Delete returns as soon as the server has accepted the delete.
 func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
 	done := r.beginWrite(ctx, "DELETE", name, "")
-	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.OnWrite != nil)
+	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.observer.Write != nil)
 	done(answer, err)
 	return err
 }
 
 // DeleteCollection deletes every object that sel selects in the namespace. It
-// is not one object's write: OnWrite is not told of it.
+// is not one object's write: the Observer's Write is not told of it.
 func (r ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOptions, sel ListOptions) error {
 	_, err := r.deleteRequest(ctx, "", opts, sel.values(), false)
 	return err
@@ -247,21 +247,9 @@ func (r ResourceClient) inNamespace(ns string) ResourceClient {
 	return r
 }
 
-// jsonBytes is what a write sends of v: JSON bytes ([]byte, json.RawMessage)
-// as they are, anything else as json.Marshal writes it.
-func jsonBytes(v any) ([]byte, error) {
-	switch o := v.(type) {
-	case []byte:
-		return o, nil
-	case json.RawMessage:
-		return o, nil
-	}
-	return json.Marshal(v)
-}
-
 // encode turns what a caller wants written into JSON, and reads back its metadata.
 func encode(obj any) ([]byte, ObjectMeta, error) {
-	body, err := jsonBytes(obj)
+	body, err := JSONOf(obj)
 	if err != nil {
 		return nil, ObjectMeta{}, err
 	}

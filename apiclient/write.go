@@ -6,7 +6,7 @@ import (
 )
 
 // WriteInfo names one write of one object, as the client begins it: what
-// Client.OnWrite is told.
+// an Observer's Write is told.
 type WriteInfo struct {
 	Verb        string // POST, PUT, PATCH or DELETE
 	Resource    Resource
@@ -15,21 +15,21 @@ type WriteInfo struct {
 	Subresource string // "status", "scale", or "" for the object itself
 }
 
-// beginWrite tells OnWrite that a write begins, and returns what to call with
+// beginWrite tells the Observer's Write that a write begins, and returns what to call with
 // the server's answer once it is over; a no-op when there is no hook. One
 // write is one call of a verb, whatever retries do makes inside it.
 func (r ResourceClient) beginWrite(ctx context.Context, verb, name, subresource string) func(*Object, error) {
-	if r.c.OnWrite == nil {
+	if r.c.observer.Write == nil {
 		return func(*Object, error) {}
 	}
-	done := r.c.OnWrite(ctx, WriteInfo{Verb: verb, Resource: r.res, Namespace: r.ns, Name: name, Subresource: subresource})
+	done := r.c.observer.Write(ctx, WriteInfo{Verb: verb, Resource: r.res, Namespace: r.ns, Name: name, Subresource: subresource})
 	if done == nil {
 		return func(*Object, error) {}
 	}
 	return done
 }
 
-// write sends a write whose answer is one object, and tells OnWrite of it.
+// write sends a write whose answer is one object, and tells the Observer of it.
 func (r ResourceClient) write(ctx context.Context, req request, name string, subresource []string) (*Object, error) {
 	sub := ""
 	if len(subresource) > 0 {
@@ -41,7 +41,7 @@ func (r ResourceClient) write(ctx context.Context, req request, name string, sub
 	return obj, err
 }
 
-// deleteAnswer reads what the server answered a DELETE with, for OnWrite: the
+// deleteAnswer reads what the server answered a DELETE with, for the Observer: the
 // object (with its deletionTimestamp when finalizers hold it; as it was, with
 // the resourceVersion of its deletion, when it is gone), or a Status naming it
 // (kind Status, its details.uid), as the resource's storage chooses. The delete

@@ -52,7 +52,7 @@ func TestOnWrite_is_told_of_each_write_and_its_answer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log writeLog
-	c.OnWrite = log.hook
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Write: log.hook}})
 	ctx := context.WithValue(context.Background(), ctxKey{}, "reconcile default/a")
 	cms := c.Resource(apiclient.ConfigMaps).Namespace("default")
 	must := func(err error) {
@@ -108,7 +108,7 @@ func TestOnWrite_gets_a_deletes_Status(t *testing.T) {
 	} {
 		c, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, tc.body) })
 		var got string
-		c.OnWrite = func(context.Context, apiclient.WriteInfo) func(*apiclient.Object, error) {
+		c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Write: func(context.Context, apiclient.WriteInfo) func(*apiclient.Object, error) {
 			return func(answer *apiclient.Object, err error) {
 				if answer == nil {
 					got = "nil"
@@ -117,7 +117,7 @@ func TestOnWrite_gets_a_deletes_Status(t *testing.T) {
 				uid, _ := answer.FieldString("details", "uid")
 				got = answer.Kind + " " + uid
 			}
-		}
+		}}})
 		if err := c.Resource(apiclient.ConfigMaps).Namespace("default").Delete(context.Background(), "a", apiclient.DeleteOptions{}); err != nil {
 			t.Fatalf("%s: delete: %v", tc.body, err)
 		}

@@ -226,7 +226,7 @@ func installSiteCRD(t *testing.T, ctx context.Context, c *apiclient.Client) {
 // too). A LIST answered is the thing itself, so it asks that, backing off.
 func awaitServed(t *testing.T, ctx context.Context, c *apiclient.Client) {
 	t.Helper()
-	try := apiclient.Backoff{Steps: 11, Duration: 10 * time.Millisecond, Factor: 2} // about 20 s in all
+	try := apiclient.Backoff{Steps: 11, Initial: 10 * time.Millisecond, Factor: 2} // about 20 s in all
 	err := apiclient.Retry(ctx, try, apiclient.RealClock{}, apiclient.IsNotFound, func() error {
 		_, err := c.Resource(siteResource).List(ctx, apiclient.ListOptions{Limit: 1})
 		return err

@@ -1,31 +1,19 @@
 package controller
 
-import (
-	"time"
+import "github.com/kubewire/kubewire/apiclient/clock"
 
-	"github.com/kubewire/kubewire/queue"
-)
-
-// Clock is the one time source of a Manager and everything it runs: it is a
-// queue.Clock (the workqueues' delays and metrics, the shutdown timeout) and an
-// apiclient.Clock (the informers' resyncs, their Reflectors' backoffs, leader
-// election's and sharding's waits, the events Recorders, the metrics' ages).
-// ManagerOptions.Clock sets it for all of them; give the Manager's client the
-// same one (apiclient.Options.Clock) for its rate limiting and Retry-After
-// waits. apiclient/apitest's Clock is the fake tests step; RealClock is the
-// wall clock. Two waits do not follow it: a Reconcile's ReconcileTimeout
-// (context.WithTimeout, wall-clock time) and the short waits of
+// Clock is the one time source of a Manager and everything it runs: the
+// workqueues' delays and metrics, the shutdown timeout, the informers' resyncs,
+// their Reflectors' backoffs, leader election's and sharding's waits, the
+// events Recorders, the metrics' ages. It is the module's one Clock
+// (apiclient/clock); ManagerOptions.Clock sets it for all of them, the
+// Manager's client's rate limiting and Retry-After waits included (NewManager
+// derives its client with it), and left unset it is the client's own. clock.Fake (apitest.Clock) is the fake tests step;
+// RealClock is the wall clock. Two waits do not follow it: a Reconcile's
+// ReconcileTimeout (context.WithTimeout, wall-clock time) and the short waits of
 // apiclient.RetryOnConflict and the finalizer helpers between conflicting
 // writes (10 ms, wall-clock).
-type Clock interface {
-	queue.Clock
-	// After is time.After, as apiclient.Clock has it.
-	After(d time.Duration) <-chan time.Time
-}
+type Clock = clock.Clock
 
-// RealClock is the wall clock for both halves: queue.RealClock's Now, Since and
-// AfterFunc, and time.After. The zero value is ready to use.
-type RealClock struct{ queue.RealClock }
-
-// After is time.After.
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// RealClock is the wall clock, clock.Real. The zero value is ready to use.
+type RealClock = clock.Real

@@ -248,8 +248,8 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	return true
 }
 
-// reconcile calls the Reconciler, with ReconcileTimeout's deadline if set, and
-// turns a panic into an error so that one bad object cannot take the process
+// reconcile calls the Reconciler, with ReconcileTimeout's deadline if set and
+// a logger that names the Request (LogFrom), and turns a panic into an error so that one bad object cannot take the process
 // down.
 func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, err error) {
 	defer func() {
@@ -264,6 +264,7 @@ func (c *Controller) reconcile(ctx context.Context, req Request) (res Result, er
 		ctx, cancel = context.WithTimeout(ctx, c.opts.ReconcileTimeout)
 		defer cancel()
 	}
+	ctx = withLog(ctx, c.log.With("controller", c.name, "request", req.String())) // LogFrom
 	return c.reconciler.Reconcile(ctx, req)
 }
 

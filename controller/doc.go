@@ -42,8 +42,8 @@
 // the object and write to the server, status.SetCondition never writes into the
 // slice it was given. A Reconciler can change what it read and compare it with
 // what it read; the cache does not see either (TestCache_cannot_be_changed_through_what_a_reconcile_reads).
-// Handlers (and Watches' mappings) alone are given the cache's own objects, and
-// must only read them.
+// Handlers (and so Watches' mappings) are given copies too, each handler its
+// own (TestInformer_a_handler_cannot_corrupt_the_cache).
 //
 // # Following one object
 //
@@ -192,7 +192,7 @@
 // turn, until the caches show it:
 //
 //	Reconcile(ctx, R) ─▶ client write with ctx ─▶ answered: pods at rv 15
-//	    the Manager (apiclient.Client.OnWrite, manager_writes.go) records, for
+//	    the Manager (its client's apiclient.Observer, manager_writes.go) records, for
 //	    R: "the pods cache must reach 15"
 //	next turn of R: does every cache recorded for R show its write?
 //	    yes ─▶ forget the record; Reconcile
@@ -322,7 +322,9 @@
 //     replica's hash ranges, and never one another replica is reconciling; its
 //     Requests for objects not in its cache are skipped, and a Reconcile's
 //     context ends if the replica's Lease renewal lapses. Every informer of a
-//     resource some controller reconciles caches this replica's share.
+//     resource some controller reconciles caches this replica's share, whether
+//     it was asked for (Informer, Lister, Index) before the controller's For or
+//     after: which informers shard is settled when the Manager runs.
 //
 // # Compared with client-go and controller-runtime
 //

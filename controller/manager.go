@@ -118,11 +118,13 @@ type ManagerOptions struct {
 	Source func(key InformerKey, rc apiclient.ResourceClient, sink fifo.Sink[*apiclient.Object]) informer.Runner
 	// Clock times everything the Manager runs: the workqueues' delays and
 	// metrics, resyncs, the Reflectors' backoffs and watch timeouts, leader
-	// election, sharding, events; nil means the wall clock. Give the client the
-	// same Clock (clock.go).
+	// election, sharding, events, and the Manager's client's rate limiting and
+	// Retry-After waits; nil means the client's clock (apiclient.Options.Clock,
+	// the wall clock by default).
 	Clock Clock
-	// Log receives what the Manager and everything it runs log; nil means
-	// slog.Default().
+	// Log receives what the Manager and everything it runs log, its client's
+	// lines (Retry-After waits, server warnings) included; nil means the
+	// client's logger (apiclient.Options.Log, slog.Default() by default).
 	Log *slog.Logger
 	// Trace receives one Event per hop per object from every stage —
 	// Reflector, FIFO, store, handlers, workqueue, reconcile — and two per write
@@ -132,31 +134,40 @@ type ManagerOptions struct {
 	Trace func(trace.Event)
 }
 
-// NewManager builds a manager around one client. It counts the client's
-// requests for /metrics through OnRequest, after the hook the client already has
-// (the command's -v 6 log), which keeps being called, notes what each needed
-// of RBAC there too (Permissions), and follows its writes
-// through OnWrite, for the controllers' staleness guard and read-your-own-writes
-// reads (manager_writes.go). Setting these hooks is only safe before the
-// client's first request: give each Manager a client of its own, built for it,
-// not one another Manager already uses.
+// NewManager builds a manager around one client. It does not change c: it
+// works through a client Derived from it (Client returns that one), which
+// shares c's connections, waits on the Manager's Clock and logs to its Log,
+// and whose Observer — c's own first, if it has one (the command's -v 6 log) —
+// counts requests for /metrics, notes what each needed of RBAC
+// (Permissions), follows the writes for the controllers' staleness guard and
+// read-your-own-writes reads (manager_writes.go), and traces them (Trace).
+// The clock and the logger are given once: left unset in the options, they
+// are c's (Options.Clock, Options.Log); set, the Manager's client takes them
+// too. Requests made through c itself are not the Manager's: make a
+// Reconciler's through Client.
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
+	// The clock and the logger are given once: what the options leave unset is
+	// the client's, and what they set, the Manager's client gets too.
+	own := apiclient.Derived{Clock: opts.Clock, Log: opts.Log}
 	if opts.Log == nil {
-		opts.Log = slog.Default()
+		opts.Log = c.Log()
 	}
 	if opts.Clock == nil {
-		opts.Clock = RealClock{}
+		opts.Clock = c.Clock()
 	}
-	m := &Manager{client: c, opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{},
+	m := &Manager{opts: opts, reg: &metrics.Registry{}, informers: map[InformerKey]*informer.Informer{},
 		sharded: map[*informer.Informer]bool{}, shardedRes: map[string]bool{}, recorders: map[string]*events.Recorder{}}
-	c.OnRequest = chain(chain(c.OnRequest, metrics.RESTClient(m.reg)), m.used.Observe)
+	own.Observer = apiclient.Observer{
+		Answered: metrics.RESTClient(m.reg),
+		Write:    m.onWrite,
+	}.Then(apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) { m.used.Observe(r) }})
+	if opts.Trace != nil {
+		own.Observer = own.Observer.Then(traceWrites(opts.Trace))
+	}
+	c = c.Derive(own)
+	m.client = c
 	m.writes.clock, m.writes.report = opts.Clock, m.gaveUp
 	m.ownWritesMetrics()
-	c.OnWrite = chainWrites(c.OnWrite, m.onWrite)
-	if opts.Trace != nil {
-		sent, answered := traceWrites(opts.Trace)
-		c.OnSend, c.OnRequest = chain(c.OnSend, sent), chain(c.OnRequest, answered)
-	}
 	if opts.LeaderElection != nil {
 		cfg := *opts.LeaderElection
 		cfg.Member = cfg.Member.Inherit(c, opts.Clock, opts.Log)
@@ -271,8 +282,8 @@ func (m *Manager) add(c *Controller) error {
 		return errors.New("the Manager has stopped")
 	}
 	m.controllers = append(m.controllers, c)
-	if m.sharder != nil && m.sharded[c.primary] {
-		c.admit = m.admit(c)
+	if m.sharder != nil {
+		c.admit = m.admit(c) // which controllers it gates is settled at Run (admit)
 	}
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
@@ -298,6 +309,9 @@ func (m *Manager) Run(ctx context.Context) error {
 	if m.opts.MetricsAddr != "" {
 		srv := &metrics.Server{Addr: m.opts.MetricsAddr, Registry: m.reg, Ready: m.Ready, ReadyDetail: m.opts.ReadyDetail}
 		g.start("metrics server", srv.Run)
+	}
+	for _, inf := range m.order {
+		inf.resolve() // every For is known by now: which informers shard is settled
 	}
 	for _, inf := range m.order {
 		g.start("informer "+inf.Name(), inf.Run)
@@ -353,34 +367,4 @@ func (m *Manager) lead(ctx context.Context) error {
 		workErr = term.wait()
 	}, nil)
 	return errors.Join(err, workErr)
-}
-
-// chain returns a hook that calls first, then second; either may be nil.
-func chain(first, second func(apiclient.RequestInfo)) func(apiclient.RequestInfo) {
-	if first == nil {
-		return second
-	}
-	return func(r apiclient.RequestInfo) {
-		first(r)
-		second(r)
-	}
-}
-
-// chainWrites returns an OnWrite hook that calls first, then second; either
-// may be nil.
-func chainWrites(first, second func(context.Context, apiclient.WriteInfo) func(*apiclient.Object, error)) func(context.Context, apiclient.WriteInfo) func(*apiclient.Object, error) {
-	if first == nil {
-		return second
-	}
-	return func(ctx context.Context, w apiclient.WriteInfo) func(*apiclient.Object, error) {
-		a, b := first(ctx, w), second(ctx, w)
-		return func(answer *apiclient.Object, err error) {
-			if a != nil {
-				a(answer, err)
-			}
-			if b != nil {
-				b(answer, err)
-			}
-		}
-	}
 }

@@ -2,11 +2,12 @@ package controller
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/informer"
-	"github.com/kubewire/kubewire/controller/sharding"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/listwatch"
 	"github.com/kubewire/kubewire/store"
@@ -27,7 +28,6 @@ type InformerKey struct {
 	Namespace                    string // "" for all namespaces
 	LabelSelector, FieldSelector string
 	MetadataOnly                 bool // a cache of PartialObjectMetadata, not whole objects
-	Sharded                      bool // this replica's share only: a controller's For, with sharding
 }
 
 // Informer returns the shared informer for res in the Manager's namespace with
@@ -76,7 +76,9 @@ func (m *Manager) Recorder(reportingController string) *events.Recorder {
 }
 
 // informer is Informer. With sharding, every informer of a resource some
-// controller reconciles (For) caches this replica's share alone.
+// controller reconciles (For) caches this replica's share alone, whenever it
+// was asked for: what fills it is settled when the Manager runs
+// (resolveSources), by which time every For is known.
 func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Informer {
 	ns := m.opts.Namespace
 	if !res.Namespaced {
@@ -85,7 +87,7 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	key := InformerKey{Resource: res.String(), Version: res.Version, Namespace: ns, LabelSelector: sel.LabelSelector,
-		FieldSelector: sel.FieldSelector, MetadataOnly: sel.MetadataOnly, Sharded: m.shardedRes[res.String()+"/"+res.Version]}
+		FieldSelector: sel.FieldSelector, MetadataOnly: sel.MetadataOnly}
 	if inf, ok := m.informers[key]; ok {
 		return inf
 	}
@@ -94,41 +96,31 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	}
 	opts := informer.Options{Name: key.name(), Client: m.client, Resource: res, Namespace: ns,
 		LabelSelector: sel.LabelSelector, FieldSelector: sel.FieldSelector, MetadataOnly: sel.MetadataOnly,
-		// A sharded informer keeps the in-order FIFO whatever was asked: a
-		// hand-over waits for the store to stand at the new ranges' list
+		// With sharding every informer keeps the in-order FIFO whatever was
+		// asked, since which of them shard is settled only at Run: a hand-over
+		// waits for the store to stand at the new ranges' list
 		// (WaitForStoreVersion), which only the in-order FIFO's list bookmark marks.
-		DeltaFIFO: m.opts.DeltaFIFO && !key.Sharded, List: m.opts.List,
+		DeltaFIFO: m.opts.DeltaFIFO && m.sharder == nil, List: m.opts.List,
 		Clock: m.opts.Clock, Logger: m.opts.Log, Trace: m.opts.Trace}
 	var source informer.Runner
-	var shardSource *sharding.Source
+	var deferred *deferredSource
+	var inf *informer.Informer
 	rc, lw := opts.ResourceClient(), opts.ReflectorOptions()
 	opts.Source = func(sink fifo.Sink[*apiclient.Object]) informer.Runner {
-		switch {
-		case m.opts.Source != nil:
+		if m.opts.Source != nil {
 			source = m.opts.Source(key, rc, sink)
-		case key.Sharded:
-			shardSource = m.sharder.Source(rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
-				return m.reflector(rc, lw, sink)
-			})
-			source = shardSource
-		default:
-			source = m.reflector(rc, lw, sink)
+			return source
 		}
+		deferred = &deferredSource{mu: &m.mu, resolve: func() informer.Runner { return m.sourceFor(res, inf, rc, lw, sink) }}
+		source = deferred
 		return source
 	}
 	// Read-your-own-writes reads wait for the writes of the resource made
 	// through the Manager's client (manager_writes.go).
-	var inf *informer.Informer
 	opts.OwnWrites = func(ctx context.Context) (informer.Awaited, error) { return m.writes.ownWrites(ctx, key.Resource, inf) }
 	inf = informer.New(opts)
-	if shardSource != nil {
-		shardSource.Attach(inf)
-	}
 	m.informers[key] = inf
-	if key.Sharded {
-		m.sharded[inf] = true
-	}
-	managed := managedInformer{Informer: inf, key: key, res: res, holds: newHolds(key)}
+	managed := managedInformer{Informer: inf, key: key, res: res, holds: newHolds(key), deferred: deferred}
 	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
 		m.reflectorMetrics(key, r)
@@ -136,9 +128,75 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	}
 	m.order = append(m.order, managed)
 	if m.running != nil {
+		managed.resolve()
 		m.running.start("informer "+inf.Name(), inf.Run)
 	}
 	return inf
+}
+
+// sourceFor is what fills inf, an informer of res, settled when the Manager
+// runs (or when inf is asked for while it runs): with sharding, if some
+// controller reconciles res (For), this replica's share, through the
+// Sharder; else a Reflector of everything. Called with m.mu held.
+func (m *Manager) sourceFor(res apiclient.Resource, inf *informer.Informer, rc apiclient.ResourceClient, lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	if m.sharder == nil || !m.shardedRes[res.String()+"/"+res.Version] {
+		return m.reflector(rc, lw, sink)
+	}
+	src := m.sharder.Source(rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+		return m.reflector(rc, lw, sink)
+	})
+	src.Attach(inf)
+	m.sharded[inf] = true
+	return src
+}
+
+// deferredSource is an informer's source before the Manager runs: which one
+// it is (sourceFor) depends on every For, so it is settled at Run, before
+// the informer starts — or when the informer runs, if it runs without the
+// Manager (the sync command runs one alone). Its Health is the settled
+// source's.
+type deferredSource struct {
+	mu      *sync.Mutex            // the Manager's: resolve reads what it guards
+	resolve func() informer.Runner // nil once settled; guarded by mu
+	source  atomic.Pointer[informer.Runner]
+}
+
+// Run runs the settled source, settling it first if the Manager has not.
+func (d *deferredSource) Run(ctx context.Context) error {
+	src := d.source.Load()
+	if src == nil {
+		d.mu.Lock()
+		d.settle()
+		d.mu.Unlock()
+		src = d.source.Load()
+	}
+	return (*src).Run(ctx)
+}
+
+// settle resolves the source, once; called with mu held.
+func (d *deferredSource) settle() {
+	if d.resolve != nil {
+		src := d.resolve()
+		d.resolve = nil
+		d.source.Store(&src)
+	}
+}
+
+// Health is the settled source's, zero before it is settled.
+func (d *deferredSource) Health() listwatch.Health {
+	if src := d.source.Load(); src != nil {
+		if h, ok := (*src).(healthReporter); ok {
+			return h.Health()
+		}
+	}
+	return listwatch.Health{}
+}
+
+// resolve settles the informer's source, once; called with m.mu held.
+func (mi managedInformer) resolve() {
+	if mi.deferred != nil {
+		mi.deferred.settle()
+	}
 }
 
 // managedInformer is an informer the Manager runs, with the key it was asked
@@ -150,4 +208,7 @@ type managedInformer struct {
 	res    apiclient.Resource // what it lists and watches (Permissions)
 	health healthReporter
 	holds  holds // which written objects it would hold (manager_writes.go)
+	// deferred is the source the Manager settles at Run (nil for a source of
+	// ManagerOptions.Source).
+	deferred *deferredSource
 }

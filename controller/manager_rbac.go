@@ -22,8 +22,8 @@ import (
 //     list, watch, create, update and delete of them (controller/sharding:
 //     each member lists and watches the group's, and deletes a dead member's),
 //     in their namespace.
-//   - Used: every request the Manager's client made since NewManager (an
-//     rbac.Recorder on OnRequest), answered or not: a Reconciler's writes and
+//   - Used: every request the Manager's client (Client) made since NewManager
+//     (an rbac.Recorder in its Observer), answered or not: a Reconciler's writes and
 //     GETs, a status subresource, a Lease, an Event.
 //
 // After a run that did the controllers' whole job (a test, against apitest or

@@ -41,10 +41,10 @@ func TestManager_Permissions_are_what_it_built_and_what_its_client_did(t *testin
 	var once bool
 	_, err = controller.New(m, "cm", controller.Options{}).For(apiclient.ConfigMaps).Owns(apiclient.Secrets).
 		Complete(controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
-			if _, err := c.Resource(apiclient.Secrets).Namespace(req.Namespace).Get(ctx, "missing"); !apiclient.IsNotFound(err) {
+			if _, err := m.Client().Resource(apiclient.Secrets).Namespace(req.Namespace).Get(ctx, "missing"); !apiclient.IsNotFound(err) {
 				return controller.Result{}, fmt.Errorf("get: %v", err)
 			}
-			if _, err := c.Resource(apiclient.ConfigMaps).Namespace(req.Namespace).Patch(ctx, req.Name, apiclient.MergePatch, []byte(`{"data":{"seen":"yes"}}`), apiclient.WriteOptions{}); err != nil {
+			if _, err := m.Client().Resource(apiclient.ConfigMaps).Namespace(req.Namespace).Patch(ctx, req.Name, apiclient.MergePatch, []byte(`{"data":{"seen":"yes"}}`), apiclient.WriteOptions{}); err != nil {
 				return controller.Result{}, err
 			}
 			if !once {

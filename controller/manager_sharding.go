@@ -29,10 +29,12 @@ func (m *Manager) shard(cfg sharding.Config) error {
 
 // shardFor makes res a sharded resource, when the Manager shards: Builder.For
 // calls it, so that every informer of the resource a controller reconciles
-// caches this replica's share, the For's own and a Lister's alike. An
-// informer of res asked for before (Informer, Lister or Index before For)
-// caches everything and cannot be made to shard: that is an error, not a
-// second cache.
+// caches this replica's share, the For's own and a Lister's alike, whether it
+// was asked for before For or after: what fills an informer is settled when
+// the Manager runs (sourceFor). Only an informer of res already running (a
+// controller completed while the Manager runs, with an informer of its For
+// caching everything) cannot be made to shard: that is an error, not a second
+// cache.
 func (m *Manager) shardFor(res apiclient.Resource) error {
 	if m.sharder == nil {
 		return nil
@@ -44,8 +46,8 @@ func (m *Manager) shardFor(res apiclient.Resource) error {
 		return nil
 	}
 	for key := range m.informers {
-		if key.Resource == res.String() && key.Version == res.Version {
-			return fmt.Errorf("For(%s) with sharding: an informer of %s was asked for before (Informer, Lister or Index); describe the controller first, so that every cache of it is this replica's share", res, res)
+		if m.running != nil && key.Resource == res.String() && key.Version == res.Version {
+			return fmt.Errorf("For(%s) with sharding: an informer of %s caches everything already, and the Manager runs; complete the controller before Run, so that every cache of it is this replica's share", res, res)
 		}
 	}
 	m.shardedRes[id] = true

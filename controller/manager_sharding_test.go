@@ -496,3 +496,44 @@ func bucketCount(t *testing.T, h metrics.HistogramSnapshot, le float64) uint64 {
 	t.Fatalf("no bucket le=%v in %+v", le, h)
 	return 0
 }
+
+// Under sharding, an informer asked for before For (a Lister, an Index, an
+// Informer: the order README shows) is the For's share, one cache for both: which
+// informers shard is settled when the Manager runs. (Complete failed: "an
+// informer of configmaps was asked for before".)
+func TestManager_sharding_an_informer_asked_for_before_For_is_the_Fors_share(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.Client(apiclient.Options{})
+	must(t, err)
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Sharding: &sharding.Config{
+		Name:   "cms",
+		Member: lease.Member{Namespace: "ops", Identity: "one", LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
+	}})
+	must(t, err)
+	before := m.Informer(apiclient.ConfigMaps)
+	reconciled := make(chan string, 16)
+	_, err = controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
+		Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+			reconciled <- req.String()
+			return controller.Result{}, nil
+		}))
+	must(t, err)
+	if after := m.Informer(apiclient.ConfigMaps); after != before {
+		t.Fatal("the informer asked for before For and the For's are two caches")
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	if got := <-reconciled; got != "demo/a" {
+		t.Errorf("reconciled %q, want demo/a", got)
+	}
+	if got, want := m.Sharder().Status().Sources, 1; got != want {
+		t.Errorf("the Sharder fills %d sources, want %d: the informer asked for before For", got, want)
+	}
+	stop()
+	must(t, <-done)
+}

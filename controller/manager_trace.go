@@ -1,9 +1,10 @@
 package controller
 
 import (
-	"net/url"
+	"context"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/trace"
 )
 
@@ -13,9 +14,9 @@ import (
 // the watch event it will cause, and when answered ("apiclient PATCH
 // deployments demo/tools 200 1ms"). Reads are left out: the Reflector traces its
 // own LIST and watch, and a reconcile's GETs are many.
-func traceWrites(emit func(trace.Event)) (sent, answered func(apiclient.RequestInfo)) {
-	hook := func(outcome string) func(apiclient.RequestInfo) {
-		return func(r apiclient.RequestInfo) {
+func traceWrites(emit func(trace.Event)) apiclient.Observer {
+	hook := func(outcome string) func(context.Context, apiclient.RequestInfo) {
+		return func(_ context.Context, r apiclient.RequestInfo) {
 			if r.Verb == "GET" {
 				return
 			}
@@ -23,7 +24,7 @@ func traceWrites(emit func(trace.Event)) (sent, answered func(apiclient.RequestI
 			emit(trace.Event{Stage: trace.Client, Verb: r.Verb, Resource: resource, Key: key, Outcome: outcome, Code: r.Code, Took: r.Took})
 		}
 	}
-	return hook("sent"), hook("answered")
+	return apiclient.Observer{Sent: hook("sent"), Answered: hook("answered")}
 }
 
 // objectOf is a request's resource ("pods", "pods/status") and object key
@@ -32,23 +33,17 @@ func traceWrites(emit func(trace.Event)) (sent, answered func(apiclient.RequestI
 // (apiclient.RequestInfo): nothing is parsed back from the URL. A path parsed
 // back had no way to tell /api/v1/namespaces/demo/status (the status of the
 // namespace demo) from a resource "status" in demo. A request to no resource
-// (discovery) is named by its path.
+// (discovery, /version: reads, which the trace leaves out) names none.
 func objectOf(r apiclient.RequestInfo) (resource, key string) {
 	if r.Action == "" {
-		if u, err := url.Parse(r.URL); err == nil {
-			return u.Path, ""
-		}
-		return "?", ""
+		return "", ""
 	}
 	resource = r.Resource.Name
 	if r.Subresource != "" {
 		resource += "/" + r.Subresource
 	}
-	switch {
-	case r.Name == "":
+	if r.Name == "" {
 		return resource, r.Namespace
-	case r.Namespace == "":
-		return resource, r.Name
 	}
-	return resource, r.Namespace + "/" + r.Name
+	return resource, clock.ObjectKey(r.Namespace, r.Name)
 }

@@ -104,11 +104,11 @@ func TestManager_its_logger_and_a_request_hook_of_the_clients_reach_the_Reflecto
 	must(t, err)
 	var mu sync.Mutex
 	var requests []string
-	client.OnRequest = func(r apiclient.RequestInfo) {
+	client = client.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
 		mu.Lock()
 		requests = append(requests, r.Verb+" "+r.URL)
 		mu.Unlock()
-	}
+	}}})
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m, err := controller.NewManager(client, controller.ManagerOptions{Namespace: "default", Log: log})
@@ -128,7 +128,7 @@ func TestManager_its_logger_and_a_request_hook_of_the_clients_reach_the_Reflecto
 	// The first may be GET /version: the Reflector asks the release once per
 	// Client to choose how to list (listwatch.ListCheapest).
 	if !slices.ContainsFunc(requests, func(r string) bool { return strings.Contains(r, "/api/v1/namespaces/default/pods?") }) {
-		t.Errorf("the client's own OnRequest did not see the Reflector's LIST after NewManager: %q", requests)
+		t.Errorf("the client's own Observer did not see the Reflector's LIST after NewManager: %q", requests)
 	}
 }
 

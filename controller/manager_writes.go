@@ -12,8 +12,8 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 )
 
-// What the Manager makes of its client's writes (apiclient.Client.OnWrite,
-// which NewManager sets to onWrite). Each write of one object the server
+// What the Manager makes of its client's writes (the Write of the
+// apiclient.Observer NewManager derives its client with, onWrite). Each write of one object the server
 // accepts tells what the caches that would hold the object must show of it —
 // the version it was answered with, or, for a delete answered with a Status,
 // the object gone — as one awaited record per cache (awaited.go), which two
@@ -53,7 +53,7 @@ type awaitList struct {
 	sweepAt int
 }
 
-// onWrite is the client's OnWrite: it counts the write in flight, and once it
+// onWrite is the Write of the client's Observer: it counts the write in flight, and once it
 // is over, hands what it wrote to the caches that would hold the object.
 func (m *Manager) onWrite(ctx context.Context, w apiclient.WriteInfo) func(*apiclient.Object, error) {
 	end := m.writes.begin(w.Resource.String())

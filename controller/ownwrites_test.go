@@ -36,7 +36,7 @@ func TestManager_WaitForOwnWrites(t *testing.T) {
 	}
 	gaveUp, giveUp := context.WithCancelCause(ctx)
 	giveUp(errors.New("not waiting"))
-	pods := client.Resource(apiclient.Pods).Namespace("demo")
+	pods := m.Client().Resource(apiclient.Pods).Namespace("demo")
 
 	release := srv.HoldWatch(apiclient.Pods)
 	_, err = pods.Create(ctx, []byte(`{"metadata":{"name":"a","labels":{"app":"web"}}}`), apiclient.WriteOptions{})

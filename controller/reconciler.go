@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Request names the object to reconcile: the key that travels through the
@@ -15,10 +16,7 @@ type Request struct{ Namespace, Name string }
 
 // String is the store's key: "namespace/name", or "name" when cluster-scoped.
 func (r Request) String() string {
-	if r.Namespace == "" {
-		return r.Name
-	}
-	return r.Namespace + "/" + r.Name
+	return clock.ObjectKey(r.Namespace, r.Name)
 }
 
 // RequestFor is the Request of an object.

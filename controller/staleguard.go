@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/trace"
 )
@@ -33,6 +34,9 @@ const (
 	staleRetryBase = 5 * time.Millisecond
 	staleRetryMax  = time.Second
 )
+
+// staleRetry is that series, the module's one Backoff.
+var staleRetry = clock.Backoff{Initial: staleRetryBase, Factor: 2, Max: staleRetryMax}
 
 // StaleWaitLimit bounds how long a write of this process is awaited: past it,
 // counted from the write's answer, the guard reconciles the Request on the
@@ -158,7 +162,7 @@ func (g *staleGuard) check(req Request, uid string, cached bool) (l lag, stale, 
 		}
 	}
 	rec.skips++
-	l.again = min(staleRetryBase<<min(rec.skips-1, 20), staleRetryMax)
+	l.again = staleRetry.Step(rec.skips - 1)
 	return l, true, false
 }
 

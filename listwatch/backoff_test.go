@@ -8,7 +8,7 @@ import (
 // Internal test: the backoff series is a pure function of the time and the random
 // numbers, and easier to check here than through a whole reflector.
 func TestBackoff_doubles_to_the_cap_with_jitter_and_resets_after_quiet(t *testing.T) {
-	b := backoff{Backoff: Backoff{}.withDefaults()}
+	b := newBackoff(Options{}.withDefaults())
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	half := func() float64 { return 0.5 }
 	for _, tt := range []struct {
@@ -40,7 +40,7 @@ func TestBackoff_jitter_stretches_by_up_to_the_whole_wait(t *testing.T) {
 		{0, 800 * time.Millisecond},
 		{0.999, 1599200 * time.Microsecond},
 	} {
-		b := backoff{Backoff: Backoff{}.withDefaults()}
+		b := newBackoff(Options{}.withDefaults())
 		if got := b.wait(time.Now(), func() float64 { return tt.rand }, false); got != tt.want {
 			t.Fatalf("rand %v: wait %s, want %s", tt.rand, got, tt.want)
 		}
@@ -52,7 +52,7 @@ func TestBackoff_jitter_stretches_by_up_to_the_whole_wait(t *testing.T) {
 // Reflector is back within two seconds of the server, and a server that answers
 // with failures gets the whole series (issue 31: 45 s after a 20 s outage).
 func TestBackoff_an_unreachable_server_is_asked_every_second_or_two_and_its_answer_resets(t *testing.T) {
-	b := backoff{Backoff: Backoff{}.withDefaults()}
+	b := newBackoff(Options{}.withDefaults())
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	half := func() float64 { return 0.5 }
 	at := start

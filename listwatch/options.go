@@ -53,6 +53,9 @@ type Options struct {
 	IdleMargin time.Duration
 	// Backoff shapes the waits after failures; the zero value is client-go's.
 	Backoff Backoff
+	// MaxUnreachable caps the waits (before jitter) while the server does not
+	// answer at all (Backoff says why); 0 means 1 second.
+	MaxUnreachable time.Duration
 	// Decode says how objects are decoded; the zero value drops managedFields.
 	Decode apiclient.DecodeOptions
 	// Clock times backoffs and watch timeouts; nil means the real clock.
@@ -80,7 +83,10 @@ func (o Options) withDefaults() Options {
 	if o.IdleMargin <= 0 {
 		o.IdleMargin = 30 * time.Second
 	}
-	o.Backoff = o.Backoff.withDefaults()
+	o.Backoff = backoffDefaults(o.Backoff)
+	if o.MaxUnreachable <= 0 {
+		o.MaxUnreachable = time.Second
+	}
 	if o.Clock == nil {
 		o.Clock = apiclient.RealClock{}
 	}

@@ -61,7 +61,7 @@ func New(rc apiclient.ResourceClient, sink Sink, opts Options) *Reflector {
 	if opts.Rand != nil {
 		r.rand = opts.Rand.Float64
 	}
-	r.backoff.Backoff = opts.Backoff
+	r.backoff = newBackoff(opts)
 	r.tracing = opts.OnStep != nil || r.log.Enabled(context.Background(), slog.LevelDebug)
 	return r
 }

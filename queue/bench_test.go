@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -113,7 +113,7 @@ func BenchmarkAddDuplicate(b *testing.B) {
 // BenchmarkAddAfter is the cost of a delayed Add: a heap push, then the move into
 // the queue when the (fake) clock passes its due time.
 func BenchmarkAddAfter(b *testing.B) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	q := queue.New(queue.Config[benchKey]{Clock: clock})
 	keys := makeBenchKeys()
 	b.ReportAllocs()

@@ -54,16 +54,17 @@
 //
 // # Testing
 //
-// The fake Clock is apiclient/apitest's: the same one that times the client's and
-// the Reflector's waits, so a controller test sets one clock and steps it. Clock's
-// signatures use only standard-library types (Timer is an alias of an interface
-// literal), so that fake satisfies Clock without importing this package, and this
-// package still imports nothing of the module; only its test files import apitest
-// (main_test.go allows exactly that). When Step returns, every AfterFunc that fell
-// due has run, so the delayed keys are already queued: no waiting, no polling.
+// The fake Clock is apiclient/clock's Fake: the same one that times the client's
+// and the Reflector's waits, so a controller test sets one clock and steps it.
+// apiclient/clock is the module's floor, standard library only, and the one
+// package of the module queue imports (main_test.go allows exactly that): the
+// Clock interface, the Backoff behind Exponential and the token bucket behind
+// TokenBucket are defined there once. When Step returns, every AfterFunc that
+// fell due has run, so the delayed keys are already queued: no waiting, no
+// polling.
 //
 // testing/synctest was the other way: run each test in a bubble on RealClock,
-// sleep, then synctest.Wait. It would keep the tests free of the module, but it
+// sleep, then synctest.Wait. It would keep the tests free of the fake, but it
 // tests RealClock rather than the Clock a user's fake plugs into, it needs every
 // test wrapped in a bubble and a Wait after each step, and a controller test would
 // still need the fake for the client. One fake everywhere reads more simply.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -77,7 +77,7 @@ func ExampleQueue_Done() {
 // A key that keeps failing comes back later each time; once it succeeds, Forget
 // resets its backoff. The fake clock stands in for time passing.
 func ExampleQueue_AddRateLimited() {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	q := queue.New(queue.Config[string]{Clock: clock})
 	q.Add("default/web")
 

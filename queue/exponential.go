@@ -3,10 +3,12 @@ package queue
 import (
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Exponential is the per-key backoff: the n-th failure in a row of a key waits
-// Base·2ⁿ⁻¹, up to Max. With the defaults (5 ms, 1000 s) a key waits 5 ms, 10 ms,
+// Base·2ⁿ⁻¹, up to Max — clock.Backoff's series with Factor 2, one count per key. With the defaults (5 ms, 1000 s) a key waits 5 ms, 10 ms,
 // 20 ms, … and reaches the cap at its 19th failure (5 ms·2¹⁸ ≈ 1311 s > 1000 s).
 //
 // It remembers one counter per key that has failed and not been forgotten: a worker
@@ -16,7 +18,7 @@ import (
 // The zero value never delays (Base 0) but still counts; build one with
 // NewExponential. An Exponential is safe for concurrent use.
 type Exponential[K comparable] struct {
-	base, max time.Duration
+	backoff clock.Backoff
 
 	mu       sync.Mutex
 	failures map[K]int
@@ -24,11 +26,11 @@ type Exponential[K comparable] struct {
 
 // NewExponential returns a backoff that starts at base and stops doubling at max.
 func NewExponential[K comparable](base, max time.Duration) *Exponential[K] {
-	return &Exponential[K]{base: base, max: max, failures: make(map[K]int)}
+	return &Exponential[K]{backoff: clock.Backoff{Initial: base, Factor: 2, Max: max}, failures: make(map[K]int)}
 }
 
 // When counts one more failure of key and returns base·2^(failures before it),
-// capped at max. O(1).
+// capped at max; it never overflows. O(log max/base).
 func (e *Exponential[K]) When(key K) time.Duration {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -37,12 +39,7 @@ func (e *Exponential[K]) When(key K) time.Duration {
 	}
 	n := e.failures[key]
 	e.failures[key] = n + 1
-	// base<<n overflows int64 long before n reaches 63; comparing with max>>n instead
-	// answers "would it exceed max?" without computing it.
-	if n >= 63 || e.base > e.max>>n {
-		return e.max
-	}
-	return e.base << n
+	return e.backoff.Step(n)
 }
 
 // Forget drops key's failure count. O(1).

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -102,7 +102,7 @@ func TestTokenBucket(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := apitest.NewClock()
+			clock := clock.NewFake()
 			b := queue.NewTokenBucket[string](clock, tt.qps, tt.burst, tt.maxDelay)
 			for i, line := range tt.script {
 				verb, d := parseScriptLine(t, line)
@@ -174,7 +174,7 @@ func TestMaxOf_waits_the_longest_and_forgets_everywhere(t *testing.T) {
 }
 
 func TestDefaultLimiter(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 
 	t.Run("one_key_backs_off_from_5ms_to_1000s", func(t *testing.T) {
 		l := queue.DefaultLimiter[string](clock)
@@ -243,7 +243,7 @@ func TestQueue_AddRateLimited_waits_what_the_limiter_says(t *testing.T) {
 
 func TestQueue_AddRateLimited_after_ShutDown_does_not_charge_the_limiter(t *testing.T) {
 	l := queue.NewExponential[string](time.Millisecond, time.Second)
-	q := queue.New(queue.Config[string]{Clock: apitest.NewClock(), Limiter: l})
+	q := queue.New(queue.Config[string]{Clock: clock.NewFake(), Limiter: l})
 	q.ShutDown()
 	q.AddRateLimited("a")
 	if got := l.NumRequeues("a"); got != 0 {

@@ -1,6 +1,10 @@
 package queue
 
-import "time"
+import (
+	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
+)
 
 // Metrics is a snapshot of what a queue has done, as plain values: read the fields,
 // log them, or register the queue's Metrics method with controller/metrics.Workqueue,
@@ -103,34 +107,41 @@ type stats struct {
 	queueTime, workTime histogram
 }
 
-// histogram is the recording side of Histogram: one count per bucket, not cumulative,
-// so that observe touches one counter. The zero value is empty; not safe for
-// concurrent use (the queue's mutex guards it).
-type histogram struct {
-	counts [len(bounds) + 1]uint64 // the last one is above every bound
-	sum    time.Duration
-}
+// histogram is the recording side of Histogram: the module's one histogram core,
+// clock.Histogram, counting nanoseconds, made on first use. The zero value is
+// empty; not safe for concurrent use (the queue's mutex guards it, and the
+// making).
+type histogram struct{ core *clock.Histogram }
 
-// observe records one duration. O(len(bounds)); it runs under the queue's lock twice
-// per key, so it does not allocate.
-func (h *histogram) observe(d time.Duration) {
-	i := 0
-	for i < len(bounds) && d > bounds[i] {
-		i++
+// nanos are bounds in nanoseconds, as the core counts them.
+var nanos = func() []float64 {
+	out := make([]float64, len(bounds))
+	for i, b := range bounds {
+		out[i] = float64(b)
 	}
-	h.counts[i]++
-	h.sum += d
+	return out
+}()
+
+// observe records one duration. O(log len(bounds)); it runs under the queue's lock
+// twice per key, so it does not allocate (but once).
+func (h *histogram) observe(d time.Duration) {
+	if h.core == nil {
+		h.core = clock.NewHistogram(nanos)
+	}
+	h.core.Observe(float64(d))
 }
 
 // snapshot returns h as a Histogram, with cumulative bucket counts.
 func (h *histogram) snapshot() Histogram {
 	var out Histogram
-	var cum uint64
 	for i, le := range bounds {
-		cum += h.counts[i]
-		out.Buckets[i] = Bucket{Le: le, Count: cum}
+		out.Buckets[i] = Bucket{Le: le}
 	}
-	out.Count = cum + h.counts[len(bounds)]
-	out.Sum = h.sum
+	if h.core == nil {
+		return out
+	}
+	i := 0
+	count, sum := h.core.Read(func(_ float64, n uint64) { out.Buckets[i].Count = n; i++ })
+	out.Count, out.Sum = count, time.Duration(sum)
 	return out
 }

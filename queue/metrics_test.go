@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/queue"
 )
 
@@ -103,7 +103,7 @@ func histogramString(h queue.Histogram) string {
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 func TestMetrics_NoTiming_keeps_the_counters_and_drops_the_durations(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	q := queue.New(queue.Config[string]{Clock: clock, NoTiming: true})
 	q.Add("a")
 	q.Add("b")

@@ -83,7 +83,7 @@ const (
 // Config says how to build a Queue. The zero value gives the real clock and the
 // default controller rate limiter. New only reads it.
 type Config[K comparable] struct {
-	// Clock is the time source; nil means RealClock. Tests pass apitest.Clock.
+	// Clock is the time source; nil means RealClock. Tests pass clock.Fake.
 	Clock Clock
 	// Limiter decides AddRateLimited's delays; nil means DefaultLimiter(Clock).
 	Limiter Limiter[K]

@@ -6,14 +6,14 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/queue"
 )
 
 // newQueue returns a queue of string keys on a fake clock, and the clock.
-func newQueue(t testing.TB) (*queue.Queue[string], *apitest.Clock) {
+func newQueue(t testing.TB) (*queue.Queue[string], *clock.Fake) {
 	t.Helper()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	return queue.New(queue.Config[string]{Clock: clock}), clock
 }
 
@@ -261,8 +261,8 @@ func waitShuttingDown(q *queue.Queue[string]) {
 	}
 }
 
-// apitest.Clock is the fake the tests step; it must stay a Clock.
-var _ queue.Clock = (*apitest.Clock)(nil)
+// clock.Fake is the fake the tests step; it must stay a Clock.
+var _ queue.Clock = (*clock.Fake)(nil)
 
 // Add says whether it queued the key: a trace narrates the deduplication with it
 // ("queue dedup", controller/watch.go).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // TokenBucket is the overall limiter: a token bucket that refills at qps tokens a second
@@ -22,33 +24,30 @@ import (
 // not make it the default there; kubewire prefers a bounded wait, and the per-key
 // Exponential limiter still spreads keys that keep failing.
 //
+// The arithmetic is the module's one token bucket, clock.Bucket (a clock set back
+// refills nothing); this adds the lock, the clock and the horizon.
+//
 // The zero value is not usable; build one with NewTokenBucket. A TokenBucket is safe for
 // concurrent use.
 type TokenBucket[K comparable] struct {
 	clock    Clock
-	qps      float64
-	burst    float64
 	maxDelay time.Duration
 
 	mu     sync.Mutex
-	tokens float64   // may be negative: tokens already promised to waiting keys
-	last   time.Time // when tokens was last brought up to date
+	bucket clock.Bucket
 }
 
 // NewTokenBucket returns a full bucket of burst tokens refilling at qps a second, which
-// never delays a key more than maxDelay. clock nil means RealClock. It panics if qps
+// never delays a key more than maxDelay. c nil means RealClock. It panics if qps
 // is not positive or burst is negative: those are programming errors.
-func NewTokenBucket[K comparable](clock Clock, qps float64, burst int, maxDelay time.Duration) *TokenBucket[K] {
+func NewTokenBucket[K comparable](c Clock, qps float64, burst int, maxDelay time.Duration) *TokenBucket[K] {
 	if qps <= 0 || burst < 0 {
 		panic(fmt.Sprintf("queue.NewTokenBucket: qps %v must be > 0 and burst %d >= 0", qps, burst))
 	}
-	if clock == nil {
-		clock = RealClock{}
+	if c == nil {
+		c = RealClock{}
 	}
-	return &TokenBucket[K]{
-		clock: clock, qps: qps, burst: float64(burst), maxDelay: maxDelay,
-		tokens: float64(burst), last: clock.Now(),
-	}
+	return &TokenBucket[K]{clock: c, maxDelay: maxDelay, bucket: clock.NewBucket(qps, burst, c.Now())}
 }
 
 // When takes a token and returns 0, or reserves the next one and returns how long
@@ -57,22 +56,8 @@ func NewTokenBucket[K comparable](clock Clock, qps float64, burst int, maxDelay 
 func (b *TokenBucket[K]) When(K) time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
-	if elapsed := now.Sub(b.last); elapsed > 0 { // a clock set back refills nothing
-		b.tokens = min(b.burst, b.tokens+elapsed.Seconds()*b.qps)
-		b.last = now
-	}
-	if b.tokens >= 1 {
-		b.tokens--
-		return 0
-	}
-	// The token we would reserve arrives once the debt and this token are repaid.
-	wait := time.Duration((1 - b.tokens) / b.qps * float64(time.Second))
-	if wait > b.maxDelay {
-		return b.maxDelay
-	}
-	b.tokens--
-	return wait
+	d, _ := b.bucket.Reserve(b.clock.Now(), max(b.maxDelay, 0))
+	return d
 }
 
 // Forget does nothing: the bucket keeps nothing per key.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Meta is all the store needs to know about an object to key it and to index it by
@@ -34,11 +36,7 @@ func MetaKey[T Meta](obj T) (string, error) {
 	if name == "" {
 		return "", ErrNoName
 	}
-	ns := obj.GetNamespace()
-	if ns == "" {
-		return name, nil
-	}
-	return ns + "/" + name, nil
+	return clock.ObjectKey(obj.GetNamespace(), name), nil
 }
 
 // SplitKey takes a key made by MetaKey apart: "default/web-1" gives ("default",

@@ -1,5 +1,5 @@
-// Package apitest holds test doubles for code built on apiclient: a fake Clock, and
-// Server, a small Kubernetes API server in memory that either replays a recording
+// Package apitest holds test doubles for code built on apiclient: Clock (the
+// module's one fake clock, apiclient/clock's Fake, named here too), and Server, a small Kubernetes API server in memory that either replays a recording
 // (faults included) or keeps live objects, the way kube-apiserver keeps them.
 //
 // # Where this sits
@@ -249,7 +249,9 @@
 //
 // # Time
 //
-// Clock is a fake apiclient.Clock: nothing waits until the test calls Step. A test
+// Clock is clock.Fake, the fake of the module's one Clock (package
+// apiclient/clock, where it is defined and tested): nothing waits until the test
+// calls Step. A test
 // that has to move time waits for the code under test to start its wait first:
 // BlockUntilWaiters(n) for "n waits pending", BlockUntilDue(d) for "a wait of d
 // from now is pending" (the one to use when abandoned waits may linger).

@@ -3,7 +3,6 @@ package apitest
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // liveState is the live server's memory: objects by collection and key, the
@@ -169,12 +169,7 @@ func (o object) meta() map[string]any {
 	return m
 }
 
-func key(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
+func key(ns, name string) string { return clock.ObjectKey(ns, name) }
 
 // kindOf keeps the object's kind, else takes the built-in resource's from the
 // record (catalog.go).
@@ -246,19 +241,12 @@ func readObject(r io.Reader) (object, error) {
 }
 
 func toObject(v any) (object, error) {
-	var data []byte
-	switch v := v.(type) {
-	case []byte:
-		data = v
-	case json.RawMessage:
-		data = v
-	case string:
-		data = []byte(v)
-	default:
-		var err error
-		if data, err = json.Marshal(v); err != nil {
-			return nil, err
-		}
+	if s, ok := v.(string); ok { // a test's literal JSON
+		v = []byte(s)
+	}
+	data, err := apiclient.JSONOf(v)
+	if err != nil {
+		return nil, err
 	}
 	var o map[string]any
 	if err := decodeJSON(data, &o); err != nil {

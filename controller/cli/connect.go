@@ -34,9 +34,9 @@ func (s *session) connect() (*apiclient.Client, *kubeconfig.Config, error) {
 		return nil, nil, err
 	}
 	if s.integer("v", 0) >= 6 {
-		c.OnRequest = func(r apiclient.RequestInfo) {
+		c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
 			s.log.Debug("request", "verb", r.Verb, "url", r.URL, "code", r.Code, "took", r.Took)
-		}
+		}}})
 	}
 	return c, cfg, nil
 }

@@ -139,7 +139,7 @@ func runDemo(parent context.Context, s *session) error {
 	runErr := make(chan error, 1)
 	go func() { runErr <- m.Run(runCtx) }() // owned here: stopped and waited for below
 	served := page.serve(runCtx, m)
-	err = playDemo(ctx, c, inf, seen, order, say)
+	err = playDemo(ctx, m.Client(), inf, seen, order, say)
 	if err == nil && page != nil {
 		page.finish()
 		say("the story is told; the page stays up, the controller running, until Ctrl-C")

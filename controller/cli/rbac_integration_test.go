@@ -163,12 +163,12 @@ func impersonated(t *testing.T, sa rbac.ServiceAccount, cancel context.CancelFun
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.OnRequest = func(r apiclient.RequestInfo) {
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
 		if r.Code == 403 {
 			t.Errorf("refused (403) under the generated role: %s %s (%s %s/%s)", r.Verb, r.URL, r.Action, r.Resource, r.Subresource)
 			cancel()
 		}
-	}
+	}}})
 	return c
 }
 

@@ -3,6 +3,8 @@ package events
 import (
 	"context"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // seriesKey is what makes two events "the same event": client-go's isomorphic
@@ -68,26 +70,21 @@ func (r *Recorder) flush(ctx context.Context, now time.Time) {
 	}
 }
 
-// buckets is the per-object rate limit: a token bucket for each object, burst
-// tokens, one more every refill. At most maxObjects are tracked; past that the
-// fullest (those not seen for longest, which have refilled) are forgotten first,
-// found by a sweep of the map, which happens at most once per maxObjects/4 new
-// objects.
+// buckets is the per-object rate limit: a token bucket for each object (the
+// module's one, clock.Bucket), burst tokens, one more every refill. At most
+// maxObjects are tracked; past that the full ones (nothing lost: a new bucket
+// starts full) are forgotten first, found by a sweep of the map, which happens
+// at most once per maxObjects/4 new objects.
 type buckets struct {
-	burst  float64
+	burst  int
 	refill time.Duration
-	m      map[string]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
+	m      map[string]*clock.Bucket
 }
 
 const maxObjects = 4096
 
 func newBuckets(burst int, refill time.Duration) *buckets {
-	return &buckets{burst: float64(burst), refill: refill, m: map[string]*bucket{}}
+	return &buckets{burst: burst, refill: refill, m: map[string]*clock.Bucket{}}
 }
 
 // take spends a token of obj's bucket at now, if it has one.
@@ -97,24 +94,18 @@ func (b *buckets) take(obj string, now time.Time) bool {
 		if len(b.m) >= maxObjects {
 			b.forget(now)
 		}
-		bk = &bucket{tokens: b.burst, at: now}
+		nb := clock.NewBucketEvery(b.refill, b.burst, now)
+		bk = &nb
 		b.m[obj] = bk
 	}
-	bk.tokens = min(b.burst, bk.tokens+float64(now.Sub(bk.at))/float64(b.refill))
-	bk.at = now
-	if bk.tokens < 1 {
-		return false
-	}
-	bk.tokens--
-	return true
+	return bk.Take(now)
 }
 
-// forget drops the buckets that would be full by now (nothing lost: a new bucket
-// starts full), and if that is not a quarter of them, a quarter anyway.
+// forget drops the buckets that would be full by now, and if that is not a
+// quarter of them, a quarter anyway.
 func (b *buckets) forget(now time.Time) {
-	full := time.Duration(b.burst) * b.refill
 	for obj, bk := range b.m {
-		if now.Sub(bk.at) >= full {
+		if bk.Full(now) {
 			delete(b.m, obj)
 		}
 	}

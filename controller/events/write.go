@@ -105,7 +105,7 @@ func (r *Recorder) write(ctx context.Context, fn func(context.Context) error) er
 }
 
 // writeRetry is write's series of waits: 1 s, then 2 s, for three tries.
-var writeRetry = apiclient.Backoff{Steps: 3, Duration: time.Second, Factor: 2}
+var writeRetry = apiclient.Backoff{Steps: 3, Initial: time.Second, Factor: 2}
 
 func transient(err error) bool {
 	code := apiclient.CodeOf(err)

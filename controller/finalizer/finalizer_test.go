@@ -55,11 +55,11 @@ func TestAdd_never_overwrites_another_writers_finalizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var patches atomic.Int32
-	c.OnRequest = func(r apiclient.RequestInfo) {
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
 		if r.Verb == "PATCH" {
 			patches.Add(1)
 		}
-	}
+	}}})
 	if err := finalizer.Add(ctx, c, stale, name); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func InstallCRD(ctx context.Context, c *apiclient.Client) error {
 	if err := crd.Install(ctx, c, CRD(), crd.InstallOptions{}); err != nil {
 		return fmt.Errorf("install the Foo CRD: %w", err)
 	}
-	try := apiclient.Backoff{Steps: 12, Duration: 10 * time.Millisecond, Factor: 2} // about 40 s in all
+	try := apiclient.Backoff{Steps: 12, Initial: 10 * time.Millisecond, Factor: 2} // about 40 s in all
 	notYet := errors.New("not in discovery yet")
 	err := apiclient.Retry(ctx, try, apiclient.RealClock{}, func(err error) bool { return err == notYet }, func() error {
 		if served, err := HasCRD(ctx, c); err != nil || served {

@@ -3,6 +3,7 @@ package foo
 import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/builtin"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/events"
 	"github.com/kubewire/kubewire/controller/informer"
@@ -51,7 +52,7 @@ func deploymentOf(f *apiclient.Object) ([]string, error) {
 	if name == "" {
 		return nil, nil
 	}
-	return []string{f.Metadata.Namespace + "/" + name}, nil
+	return []string{clock.ObjectKey(f.Metadata.Namespace, name)}, nil
 }
 
 // Setup builds the controller on m. With a sharding Manager (kubewire run foo

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/trace"
 	"github.com/kubewire/kubewire/fifo"
 	"github.com/kubewire/kubewire/store"
@@ -17,7 +18,7 @@ import (
 // and possibly a little behind the server. What is returned is a Copy of each
 // cached object (apiclient.Object.Copy: new metadata, the server's bytes shared,
 // which nothing modifies): a caller may change it, and the cache does not see
-// the change. Handlers alone are given the cache's own objects (handler.go).
+// the change. Handlers are given copies too (handler.go).
 
 // Get returns a copy of the cached object with this namespace and name ("" for
 // a cluster-scoped object). When there is none, the error is a NotFound
@@ -88,12 +89,7 @@ func copies(objs []*apiclient.Object) []*apiclient.Object {
 }
 
 // key is the store's key of namespace and name.
-func key(namespace, name string) string {
-	if namespace == "" {
-		return name
-	}
-	return namespace + "/" + name
-}
+func key(namespace, name string) string { return clock.ObjectKey(namespace, name) }
 
 // IndexSizes returns each of the store's indexes (store.NamespaceIndex, and
 // Options.Indexers) with how many values objects are filed under.

@@ -66,10 +66,10 @@
 //     it (cache.go, lister.go). Get, on an Informer or a Lister, answers an
 //     object the cache does not hold with a NotFound (apiclient.IsNotFound), as
 //     the server and controller-runtime's cache-backed client do; client-go's
-//     GetByKey says exists=false, its listers NotFound. Handlers alone are given the cached objects
-//     themselves, shared by the store and every handler (objects with equal
-//     labels even share one Labels map, labels.go): a handler must not change
-//     what it is given.
+//     GetByKey says exists=false, its listers NotFound. Handlers too are given
+//     copies: each handler gets its own (listener.go), so that nothing it does
+//     reaches the cache — where objects with equal labels share one Labels map
+//     (labels.go) — or another handler (TestInformer_a_handler_cannot_corrupt_the_cache).
 //   - A delete learned from a relist reaches OnDelete with finalStateUnknown set;
 //     it is never an interface{} to type-switch on.
 //   - A failed list never replaces the cache and never counts towards sync: the

@@ -6,7 +6,11 @@ import "github.com/kubewire/kubewire/apiclient"
 // informer applied it to its cache. Each registered Handler runs on a goroutine of
 // its own (listener.go), so a slow one never holds back another or the cache.
 //
-// Handlers must not modify the objects they are given: the cache shares them.
+// Each Handler is given copies of its own (apiclient.Object.Copy, a copy of the
+// metadata: the rest, the server's bytes, nobody changes): whatever it does to
+// them reaches neither the cache nor another handler, and it may keep them.
+// client-go hands every handler the cache's own object and asks it not to
+// change it, a rule nothing enforces.
 type Handler interface {
 	// OnAdd: an object appeared. initialList is true for the objects of the first
 	// LIST (and, for a handler added late, for the cache it is first given).

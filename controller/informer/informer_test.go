@@ -175,3 +175,33 @@ func TestInformer_transform_runs_before_caching(t *testing.T) {
 		t.Fatalf("cached %v without the transform", o.Metadata.Labels)
 	}
 }
+
+// A handler that changes what it is given changes nothing of the cache: each
+// handler gets copies of its own.
+func TestInformer_a_handler_cannot_corrupt_the_cache(t *testing.T) {
+	inf, src, start := newInformer(t, informer.Options{})
+	changed := make(chan struct{}, 2)
+	inf.AddHandler("vandal", informer.HandlerFuncs{
+		AddFunc: func(o *apiclient.Object, _ bool) {
+			o.Metadata.Labels = map[string]string{"vandal": "was here"}
+			o.Metadata.ResourceVersion = "999"
+			changed <- struct{}{}
+		},
+		UpdateFunc: func(_, o *apiclient.Object) {
+			o.Metadata.Name = "renamed"
+			changed <- struct{}{}
+		},
+	}, 0)
+	start()
+	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))
+	<-changed
+	must(t, src.Sink.Update(pod("a", "2")))
+	<-changed
+	o, err := inf.Get("default", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Metadata.Labels["vandal"] != "" || o.Metadata.ResourceVersion != "2" || o.Metadata.Name != "a" {
+		t.Fatalf("the cache shows what a handler did to its objects: %+v", o.Metadata)
+	}
+}

@@ -27,7 +27,7 @@ func TestIntegration_informer_waits_for_a_CRD_that_is_not_installed_yet(t *testi
 
 	var notFound atomic.Int32
 	lists := make(chan struct{}, 100)
-	c.OnRequest = func(r apiclient.RequestInfo) {
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
 		if r.Verb == "GET" && r.Code == 404 && strings.Contains(r.URL, "/apis/"+group+"/v1/gadgets") {
 			notFound.Add(1)
 			select {
@@ -35,7 +35,7 @@ func TestIntegration_informer_waits_for_a_CRD_that_is_not_installed_yet(t *testi
 			default:
 			}
 		}
-	}
+	}}})
 	inf := informer.New(informer.Options{Client: c, Resource: gadgets, Logger: quietLog})
 	done := make(chan error, 1)
 	go func() { done <- inf.Run(ctx) }()

@@ -56,13 +56,22 @@ func (l *listener) run(ctx context.Context) {
 				continue
 			}
 		}
+		// Each handler is given copies of its own (Object.Copy: the metadata;
+		// the server's bytes are never changed by anyone), so that nothing it
+		// does reaches the cache or another handler. A resync's old and new stay
+		// one object.
 		switch n.kind {
 		case addNotification:
-			l.handler.OnAdd(n.obj, n.flag)
+			l.handler.OnAdd(n.obj.Copy(), n.flag)
 		case updateNotification:
-			l.handler.OnUpdate(n.old, n.obj)
+			obj := n.obj.Copy()
+			old := obj
+			if n.old != n.obj {
+				old = n.old.Copy()
+			}
+			l.handler.OnUpdate(old, obj)
 		case deleteNotification:
-			l.handler.OnDelete(n.obj, n.flag)
+			l.handler.OnDelete(n.obj.Copy(), n.flag)
 		case syncedMarker:
 			close(l.synced) // the informer adds the marker once per listener
 			continue

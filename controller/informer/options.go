@@ -68,7 +68,7 @@ type Options struct {
 	// write of this informer's objects that the process began before the call is
 	// over, what of them the cache must still show, asked again as it moves
 	// (Awaited, ownwrites.go). controller.Manager sets it from its client's
-	// writes (apiclient.Client.OnWrite); an error ends the wait.
+	// writes (apiclient.Observer's Write); an error ends the wait.
 	OwnWrites func(ctx context.Context) (Awaited, error)
 	// Indexers are added to the store.
 	Indexers store.Indexers[*apiclient.Object]

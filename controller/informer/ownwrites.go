@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Reading your own writes. A controller that has just written an object and
@@ -141,7 +143,7 @@ func (w Written) String() string {
 	if n := len(w.Deleted); n > 0 {
 		gone := fmt.Sprintf("%d deleted objects gone", n)
 		if n == 1 {
-			gone = w.Deleted[0].Namespace + "/" + w.Deleted[0].Name + " gone"
+			gone = clock.ObjectKey(w.Deleted[0].Namespace, w.Deleted[0].Name) + " gone"
 		}
 		if w.ResourceVersion == "" {
 			return gone

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/lease"
 )
 
@@ -93,5 +94,5 @@ func (e *Elector) tryAcquire(ctx context.Context) (bool, error) {
 // jittered returns d stretched by a random fraction of up to lease.JitterFactor of
 // itself: d to 2.2·d.
 func jittered(d time.Duration) time.Duration {
-	return d + time.Duration(rand.Float64()*lease.JitterFactor*float64(d))
+	return clock.Jittered(d, lease.JitterFactor, rand.Float64())
 }

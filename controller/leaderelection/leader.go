@@ -85,9 +85,9 @@ func (e *Elector) renewLoop(ctx context.Context, workDone <-chan struct{}) error
 			return fmt.Errorf("%w: not renewed for %s (last error: %v)", ErrLeadershipLost, now.Sub(e.holder.Renewed()), lastErr)
 		}
 		// The request may not outlive the deadline, or a hung connection would keep
-		// us leading past it. (A timeout, not a deadline: contexts follow the wall
-		// clock, and e.clock may be a fake one.)
-		rctx, cancel := context.WithTimeout(ctx, e.holder.Deadline().Sub(now))
+		// us leading past it (lease.Holder.RenewTimeout). (A timeout, not a
+		// deadline: contexts follow the wall clock, and e.clock may be a fake one.)
+		rctx, cancel := context.WithTimeout(ctx, e.holder.RenewTimeout(now, e.cfg.RetryPeriod))
 		written, err := e.holder.Renew(rctx)
 		cancel()
 		var held *lease.HeldError

@@ -35,6 +35,20 @@ func (h *Holder) Renewed() time.Time {
 	return h.sent
 }
 
+// RenewTimeout is the one renew policy, how long a renewal started at now may
+// take, for leader election and sharding alike: what is left until the renew
+// deadline, so that a request hung on a dead connection never keeps this holder
+// acting past it; and once the deadline has passed (or before the first write),
+// retry — one period of tries — so that a holder past its deadline (a sharding
+// replica, which does not give up its Lease) can still come back. Leader
+// election never renews past its deadline: it has lost by then.
+func (h *Holder) RenewTimeout(now time.Time, retry time.Duration) time.Duration {
+	if left := h.Deadline().Sub(now); left > 0 {
+		return left
+	}
+	return retry
+}
+
 // Holds reports whether this holder may act at now: it holds the Lease and its
 // renew deadline has not passed.
 func (h *Holder) Holds(now time.Time) bool {

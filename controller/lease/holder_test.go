@@ -130,6 +130,33 @@ func TestHolder_renew_deadline_counts_from_the_send(t *testing.T) {
 	}
 }
 
+// The one renew policy: a renewal may take what is left until the deadline,
+// and a RetryPeriod once there is none left (before the first write, or past
+// the deadline).
+func TestHolder_RenewTimeout_is_what_is_left_of_the_deadline_or_a_retry(t *testing.T) {
+	e := newEnv(t)
+	h := e.holder("a", 15*time.Second) // RenewDeadline 10 s
+	retry := 2 * time.Second
+	start := e.clock.Now()
+	if got := h.RenewTimeout(start, retry); got != retry {
+		t.Fatalf("before the first write: %s, want the retry %s", got, retry)
+	}
+	if _, err := h.Renew(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ at, want time.Duration }{
+		{0, 10 * time.Second},
+		{9 * time.Second, time.Second},
+		{9*time.Second + 500*time.Millisecond, 500 * time.Millisecond},
+		{10 * time.Second, retry},
+		{time.Minute, retry},
+	} {
+		if got := h.RenewTimeout(start.Add(tt.at), retry); got != tt.want {
+			t.Errorf("at +%s: %s, want %s", tt.at, got, tt.want)
+		}
+	}
+}
+
 // Release and Delete touch only a Lease the holder still holds.
 func TestHolder_release_and_delete_touch_only_their_own(t *testing.T) {
 	e := newEnv(t)

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"context"
 	"io"
 	"strconv"
 	"testing"
@@ -63,7 +64,7 @@ func BenchmarkRESTClient(b *testing.B) {
 	info := apiclient.RequestInfo{Verb: "GET", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods/web-1", Code: 200, Took: 3 * time.Millisecond}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		onRequest(info)
+		onRequest(context.Background(), info)
 	}
 }
 

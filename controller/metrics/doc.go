@@ -13,14 +13,14 @@
 // mostly as funcs read at scrape time, so nothing is counted twice. The pipeline's
 // leaves (apiclient, listwatch, fifo, store, queue) do not import this package;
 // under controller/ the informer, the sharder and the reconcile loop use its
-// Histogram for what they time (main_test.go's table says who may). Three adapters are ready-made: RESTClient for apiclient's
-// OnRequest hook, Workqueue for package queue's snapshot, and LeaderElection for an
+// Histogram for what they time (main_test.go's table says who may). Three adapters are ready-made: RESTClient for an
+// apiclient.Observer's Answered, Workqueue for package queue's snapshot, and LeaderElection for an
 // elector's IsLeader.
 //
 // # The whole move
 //
 //	reg := new(metrics.Registry)
-//	client.OnRequest = metrics.RESTClient(reg)                  // requests by code, latency
+//	obs := apiclient.Observer{Answered: metrics.RESTClient(reg)} // requests by code, latency
 //	metrics.Workqueue(reg, "pods", q.Metrics)                   // one queue per controller
 //	metrics.LeaderElection(reg, "kubewire", elector.IsLeader)   // 1 on the leader, 0 elsewhere
 //	reg.GaugeFunc("informer_cache_size", "Objects in the cache.",

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 		{Verb: "PUT", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 200, Took: 9 * time.Millisecond},
 		{Verb: "PATCH", URL: "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments/tools", Code: 0, Took: 30 * time.Second},
 	} {
-		rest(r)
+		rest(context.Background(), r)
 	}
 
 	// Two controllers' workqueues, on one fake clock.

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
-	"sync/atomic"
 	"time"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // DefaultBuckets are Prometheus's usual bucket bounds, in seconds: 5 ms to 10 s,
@@ -30,18 +30,17 @@ var ReconcileBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25,
 // compare-and-swap. A scrape that runs during an Observe may see the observation
 // counted and the sum not yet increased; the count is the sum of the buckets, so
 // those two always agree.
-type Histogram struct {
-	upper  []float64       // ascending upper bounds, +Inf left out
-	counts []atomic.Uint64 // counts[i]: observations in (upper[i-1], upper[i]], not cumulative
-	inf    atomic.Uint64   // observations above every bound
-	sum    atomic.Uint64   // math.Float64bits of the sum
-}
+//
+// The counting is the module's one histogram core, clock.Histogram; this adds
+// the registry, the seconds and the snapshot the page writes.
+type Histogram struct{ core clock.Histogram }
 
 // NewHistogram returns an unregistered histogram with these upper bounds, which must
 // be ascending; a last +Inf is implied and may be left out.
 func NewHistogram(buckets []float64) *Histogram {
-	upper := slices.Clone(checkBuckets(buckets))
-	return &Histogram{upper: upper, counts: make([]atomic.Uint64, len(upper))}
+	h := new(Histogram)
+	h.core.SetBounds(slices.Clone(checkBuckets(buckets)))
+	return h
 }
 
 // Histogram registers a histogram without labels and returns it. buckets nil means
@@ -54,16 +53,7 @@ func (r *Registry) Histogram(name, help string, buckets []float64) *Histogram {
 
 // Observe records v. It costs a binary search over the bounds and three atomic
 // operations, and allocates nothing.
-func (h *Histogram) Observe(v float64) {
-	// The first bound >= v: buckets are inclusive of their upper bound. NaN sorts
-	// nowhere and lands above every bound, as it does in Prometheus's own client.
-	if i := sort.SearchFloat64s(h.upper, v); i < len(h.counts) {
-		h.counts[i].Add(1)
-	} else {
-		h.inf.Add(1)
-	}
-	addFloat(&h.sum, v)
-}
+func (h *Histogram) Observe(v float64) { h.core.Observe(v) }
 
 // ObserveDuration records d in seconds, the unit of every *_seconds metric.
 func (h *Histogram) ObserveDuration(d time.Duration) { h.Observe(d.Seconds()) }
@@ -71,13 +61,10 @@ func (h *Histogram) ObserveDuration(d time.Duration) { h.Observe(d.Seconds()) }
 // Snapshot returns the histogram's buckets, count and sum as plain values.
 // O(buckets).
 func (h *Histogram) Snapshot() HistogramSnapshot {
-	s := HistogramSnapshot{Buckets: make([]Bucket, len(h.upper))}
-	for i, le := range h.upper {
-		s.Count += h.counts[i].Load()
-		s.Buckets[i] = Bucket{UpperBound: le, Count: s.Count}
-	}
-	s.Count += h.inf.Load()
-	s.Sum = math.Float64frombits(h.sum.Load())
+	var s HistogramSnapshot
+	s.Count, s.Sum = h.core.Read(func(le float64, n uint64) {
+		s.Buckets = append(s.Buckets, Bucket{UpperBound: le, Count: n})
+	})
 	return s
 }
 

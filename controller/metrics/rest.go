@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -12,9 +13,10 @@ import (
 var RESTBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60}
 
 // RESTClient registers the REST client's metrics in reg and returns the func that
-// feeds them, to be set as apiclient.Client.OnRequest:
+// feeds them, to be told of each answered request (apiclient.Observer's
+// Answered; controller.NewManager sets it on its client):
 //
-//	client.OnRequest = metrics.RESTClient(reg)
+//	client = client.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: metrics.RESTClient(reg)}})
 //
 // Every request the client makes (retries and watches included; a watch counts
 // once, when its stream opens) then shows as
@@ -29,14 +31,14 @@ var RESTBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60
 // The returned func is safe for concurrent use; each call is two map lookups, and
 // allocates only for a status code of 100 or more (the code's text) and a new
 // series.
-func RESTClient(reg *Registry) func(apiclient.RequestInfo) {
+func RESTClient(reg *Registry) func(context.Context, apiclient.RequestInfo) {
 	requests := reg.CounterVec("rest_client_requests_total",
 		"HTTP requests made to the API server, by status code, method and host.",
 		"code", "host", "method")
 	latency := reg.HistogramVec("rest_client_request_duration_seconds",
 		"Seconds from sending a request to the API server to receiving its response headers, by verb and host.",
 		RESTBuckets, "host", "verb")
-	return func(info apiclient.RequestInfo) {
+	return func(_ context.Context, info apiclient.RequestInfo) {
 		host := hostOf(info.URL)
 		code := "<error>"
 		if info.Code != 0 {

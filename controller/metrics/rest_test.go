@@ -32,7 +32,7 @@ func TestRESTClient_counts_what_the_client_sends(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := new(metrics.Registry)
-	c.OnRequest = metrics.RESTClient(reg)
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: metrics.RESTClient(reg)}})
 
 	cms := c.Resource(apiclient.ConfigMaps).Namespace("default")
 	ctx := context.Background()
@@ -79,7 +79,7 @@ func TestRESTClient_labels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := new(metrics.Registry)
-			metrics.RESTClient(reg)(tt.info)
+			metrics.RESTClient(reg)(context.Background(), tt.info)
 			if page := render(t, reg); !strings.Contains(page, tt.want+"\n") {
 				t.Fatalf("no line %s in:\n%s", tt.want, page)
 			}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // history is what the server said, whole: every change to every collection a
@@ -250,9 +252,4 @@ func stringMap(v any) map[string]string {
 	return out
 }
 
-func objectKey(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
+func objectKey(ns, name string) string { return clock.ObjectKey(ns, name) }

@@ -66,9 +66,9 @@ func Sorted(accesses []Access) []Access {
 	return slices.Compact(out)
 }
 
-// Recorder notes the Access of every request it is told of: give Observe to
-// apiclient.Client.OnRequest (controller.NewManager does, for the Manager's
-// client). The zero value is ready to use; it is safe for concurrent use, and
+// Recorder notes the Access of every request it is told of: call Observe from
+// an apiclient.Observer's Answered (controller.NewManager does, for the
+// Manager's client). The zero value is ready to use; it is safe for concurrent use, and
 // holds one entry per distinct Access, however many requests there were.
 type Recorder struct {
 	mu   sync.Mutex

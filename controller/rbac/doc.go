@@ -16,8 +16,8 @@
 //	Scope (Scopes)                    the rules of one namespace (a Role), or cluster-wide (a ClusterRole)
 //	objects (Objects)                 Role + RoleBinding per namespace, ClusterRole + ClusterRoleBinding
 //
-// A Recorder notes the Access of each request a client makes (chain
-// Recorder.Observe into apiclient.Client.OnRequest; a controller.Manager
+// A Recorder notes the Access of each request a client makes (call
+// Recorder.Observe from an apiclient.Observer's Answered; a controller.Manager
 // records its client's from NewManager on). A run of the controller that does
 // its whole job — a test against apitest or a real server — has then made every
 // request it needs; Manager.Permissions adds what the Manager knows it will do

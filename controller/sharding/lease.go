@@ -23,8 +23,9 @@ func (m member) name() string   { return m.Lease.Metadata.Name }
 // renew writes this replica's Lease (package lease's Holder): holder,
 // duration, a fresh renewTime, and the ranges it claims in the
 // RangesAnnotation, which the Holder's Stamp sets. Its requests share one
-// timeout: what is left of the renew deadline, and at least a RetryPeriod, so
-// that a replica past its deadline can still come back. A success moves the
+// timeout, package lease's renew policy (Holder.RenewTimeout): what is left of
+// the renew deadline, or a RetryPeriod once it has passed, so that a replica
+// past its deadline can still come back. A success moves the
 // gate's deadline to the Holder's, RenewDeadline after the write was sent; the
 // gate admits nothing past it, however long a request takes.
 //
@@ -32,7 +33,7 @@ func (m member) name() string   { return m.Lease.Metadata.Name }
 // this identity, or a twin running now. Then it writes nothing over it but
 // waits (errHeld) until the Lease has been left unrenewed for its duration.
 func (s *Sharder) renew(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, max(s.cfg.RetryPeriod, s.holder.Deadline().Sub(s.cfg.Clock.Now())))
+	ctx, cancel := context.WithTimeout(ctx, s.holder.RenewTimeout(s.cfg.Clock.Now(), s.cfg.RetryPeriod))
 	defer cancel()
 	var err error
 	if s.held != nil {

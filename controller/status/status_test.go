@@ -73,11 +73,11 @@ func newDeployment(t *testing.T) (*apiclient.Client, apiclient.Typed[fooDeployme
 func TestUpdate_writes_only_a_changed_status(t *testing.T) {
 	c, deployments, obj := newDeployment(t)
 	var writes atomic.Int32
-	c.OnRequest = func(r apiclient.RequestInfo) {
+	c = c.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: func(_ context.Context, r apiclient.RequestInfo) {
 		if r.Verb == "PATCH" {
 			writes.Add(1)
 		}
-	}
+	}}})
 	ctx := context.Background()
 	before := *obj
 	desired := fooStatus{AvailableReplicas: 2}

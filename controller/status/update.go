@@ -79,17 +79,9 @@ func declaresObservedGeneration(desired any, encoded map[string]any) bool {
 
 // toValue turns v into the JSON value it encodes to, numbers kept as text.
 func toValue(v any) (any, error) {
-	var data []byte
-	switch b := v.(type) {
-	case []byte:
-		data = b
-	case json.RawMessage:
-		data = b
-	default:
-		var err error
-		if data, err = json.Marshal(v); err != nil {
-			return nil, err
-		}
+	data, err := apiclient.JSONOf(v)
+	if err != nil {
+		return nil, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil

@@ -1,17 +1,17 @@
-package apitest_test
+package clock_test
 
 import (
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
-var t0 = apitest.NewClock().Now()
+var t0 = clock.NewFake().Now()
 
-func TestClock_Step_moves_time_and_fires_due_timers_in_order(t *testing.T) {
-	c := apitest.NewClock()
+func TestFake_Step_moves_time_and_fires_due_timers_in_order(t *testing.T) {
+	c := clock.NewFake()
 	var fired []string
 	at := func(name string) func() {
 		return func() { fired = append(fired, name+"@"+c.Since(t0).String()) }
@@ -33,8 +33,8 @@ func TestClock_Step_moves_time_and_fires_due_timers_in_order(t *testing.T) {
 	}
 }
 
-func TestClock_a_timer_armed_by_a_timer_fires_in_the_same_Step_if_due(t *testing.T) {
-	c := apitest.NewClock()
+func TestFake_a_timer_armed_by_a_timer_fires_in_the_same_Step_if_due(t *testing.T) {
+	c := clock.NewFake()
 	var fired []time.Duration
 	var tick func()
 	tick = func() {
@@ -50,8 +50,8 @@ func TestClock_a_timer_armed_by_a_timer_fires_in_the_same_Step_if_due(t *testing
 	}
 }
 
-func TestClock_Stop_and_Reset(t *testing.T) {
-	c := apitest.NewClock()
+func TestFake_Stop_and_Reset(t *testing.T) {
+	c := clock.NewFake()
 	n := 0
 	timer := c.AfterFunc(time.Second, func() { n++ })
 	if !timer.Stop() {
@@ -80,8 +80,8 @@ func TestClock_Stop_and_Reset(t *testing.T) {
 	}
 }
 
-func TestClock_AfterFunc_never_calls_f_itself(t *testing.T) {
-	c := apitest.NewClock()
+func TestFake_AfterFunc_never_calls_f_itself(t *testing.T) {
+	c := clock.NewFake()
 	fired := false
 	c.AfterFunc(0, func() { fired = true })
 	if fired {
@@ -93,12 +93,12 @@ func TestClock_AfterFunc_never_calls_f_itself(t *testing.T) {
 	}
 }
 
-func TestClock_zero_value_is_usable(t *testing.T) {
-	var c apitest.Clock
+func TestFake_zero_value_is_usable(t *testing.T) {
+	var c clock.Fake
 	fired := false
 	c.AfterFunc(time.Second, func() { fired = true })
 	c.Step(time.Second)
 	if !fired || c.Since(time.Time{}) != time.Second {
-		t.Fatalf("zero Clock: fired %v, Since(zero) %v; want true, 1s", fired, c.Since(time.Time{}))
+		t.Fatalf("zero Fake: fired %v, Since(zero) %v; want true, 1s", fired, c.Since(time.Time{}))
 	}
 }

@@ -1,4 +1,4 @@
-package apitest
+package clock
 
 import "time"
 
@@ -6,7 +6,7 @@ import "time"
 // the code under test has started the wait the test expects (a Retry-After of d, a
 // backoff of d), and Step(d) will end it. BlockUntilWaiters cannot tell that wait
 // from older ones that were abandoned but never fired.
-func (c *Clock) BlockUntilDue(d time.Duration) {
+func (c *Fake) BlockUntilDue(d time.Duration) {
 	c.blockUntil(func() bool {
 		due := c.now.Add(d)
 		for _, w := range c.waiters {
@@ -20,7 +20,7 @@ func (c *Clock) BlockUntilDue(d time.Duration) {
 
 // blockUntil returns once ready, called with c.mu held, reports true. It checks
 // again each time a new After is registered, so it never polls.
-func (c *Clock) blockUntil(ready func() bool) {
+func (c *Fake) blockUntil(ready func() bool) {
 	for {
 		c.mu.Lock()
 		if ready() {
