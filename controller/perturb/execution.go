@@ -54,14 +54,14 @@ type execution struct {
 	state      objects   // the server's objects at checkedAt
 	steps      int       // the steps of the workload begun
 
-	mu    sync.Mutex // guards the story and guarded: hops come from every goroutine
-	over  bool       // the execution is shutting down: hops are no longer told
+	mu   sync.Mutex // guards the story and guarded: hops come from every goroutine
+	over bool       // the execution is shutting down: hops are no longer told
 	// guarded are the Requests of the current process the staleness guard
 	// has sent back and no Reconcile has ended for since: while there is
 	// one, the controller is not idle (its turn is still to come).
 	guarded map[string]bool
-	story []string
-	at    int // where in the story the perturbation happened, -1 before
+	story   []string
+	at      int // where in the story the perturbation happened, -1 before
 
 	out outcome
 }
