@@ -83,7 +83,9 @@ type Spec struct {
 
 // Step is one thing the user does. Do runs with the controller stopped in
 // its tracks (the driver's goroutine runs it), so it must not wait for the
-// controller: make that the next Step.
+// controller: make that the next Step. What the controller must have done by
+// then is a property of the idle state (Spec.Eventually), not a Step that
+// reads and returns an error.
 type Step struct {
 	Name string
 	Do   func(ctx context.Context, c *apiclient.Client) error
