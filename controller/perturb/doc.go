@@ -44,11 +44,11 @@
 //	               server could serve stale is (a read at resourceVersion "0", one
 //	               not older than a version the process has seen, a watch: lag.go),
 //	               what it could not (a read with no resourceVersion) is not; then
-//	               its watches catch up
+//	               its watches catch up, change by change
 //	stale/stepi/C@v the same across step i, as down/i: a controller that only reads
 //	               before it deletes (a garbage collector) has no write to crash
 //	               after before the view that misleads it (collector_test.go); a
-//	               failure that down/i had already is not reported again, change by change
+//	               failure that down/i had already is not reported again
 //	late/k         write k is answered, and its watch event held back: the process's
 //	               watches of that collection hold for Spec.Lag (or until it is idle),
 //	               past the next Reconcile — the staleness guard's case
