@@ -11,15 +11,17 @@ import "time"
 // changed, and the invariants at every new version. false: one failed.
 func (x *execution) absorb() bool {
 	x.net.feed()
+	by := 0 // nothing let through: what changed, the workload's step did
 	if c := x.let; c != nil {
 		x.let = nil
 		if c.isWrite() {
 			x.out.writes[len(x.out.writes)-1].version = x.hist.ordinal(x.hist.last())
+			by = c.proc.n
 		}
 		x.noteWatched(c)
 	}
 	x.releaseHolds(false)
-	return x.checkInvariants()
+	return x.checkInvariants(by)
 }
 
 // noteWatched remembers which collections the processes list and watch, and
@@ -76,6 +78,20 @@ func (x *execution) releaseHolds(all bool) bool {
 }
 
 func (x *execution) letHoldsGo() bool { return x.releaseHolds(true) }
+
+// holding says whether the perturbation holds a watch back: a Coalesce's,
+// until its object changes again (lags and Late holds lift before the
+// controller counts as idle).
+func (x *execution) holding() bool {
+	x.net.mu.Lock()
+	defer x.net.mu.Unlock()
+	for _, s := range x.net.streams {
+		if s.err == nil && (s.hold != nil || s.late) {
+			return true
+		}
+	}
+	return false
+}
 
 // letGo ends what the perturbation still holds back: a held watch, a lag.
 func (x *execution) letGo() bool {
@@ -175,7 +191,7 @@ func (x *execution) restart() bool {
 	}
 	var l *lag
 	if x.plan.Kind == Stale {
-		l = &lag{coll: x.plan.Coll, rv: x.hist.version(x.plan.Version), v: x.plan.Version, until: time.Now().Add(x.spec.Lag)}
+		l = x.lagAt(x.plan.Coll, x.plan.Version)
 	}
 	if err := x.start(l); err != nil {
 		x.fail("%v", err)
@@ -183,4 +199,18 @@ func (x *execution) restart() bool {
 	}
 	x.lastActive = time.Now()
 	return true
+}
+
+// lagAt is a view of coll lagging at version v (ordinal), from now for
+// Spec.Lag at most.
+func (x *execution) lagAt(coll string, v int) *lag {
+	return &lag{coll: coll, rv: x.hist.version(v), v: v, until: time.Now().Add(x.spec.Lag)}
+}
+
+// guardHolds says whether the staleness guard of the current process has
+// sent back a Request whose turn is still to come.
+func (x *execution) guardHolds() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.guarded) > 0
 }

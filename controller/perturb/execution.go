@@ -52,11 +52,16 @@ type execution struct {
 	lastActive time.Time // the last write or watch event
 	checkedAt  int64     // the version invariants were last checked at
 	state      objects   // the server's objects at checkedAt
+	steps      int       // the steps of the workload begun
 
-	mu    sync.Mutex // guards the story: hops come from every goroutine
-	over  bool       // the execution is shutting down: hops are no longer told
-	story []string
-	at    int // where in the story the perturbation happened, -1 before
+	mu   sync.Mutex // guards the story and guarded: hops come from every goroutine
+	over bool       // the execution is shutting down: hops are no longer told
+	// guarded are the Requests of the current process the staleness guard
+	// has sent back and no Reconcile has ended for since: while there is
+	// one, the controller is not idle (its turn is still to come).
+	guarded map[string]bool
+	story   []string
+	at      int // where in the story the perturbation happened, -1 before
 
 	out outcome
 }
@@ -69,6 +74,12 @@ type outcome struct {
 	watched []string        // the collections processes listed or watched
 	atZero  map[string]bool // the collections processes read at resourceVersion "0"
 	history []change
+	// idle is where the server's state stood each time the controller was
+	// idle, after the start and after each step: a resourceVersion, or -1
+	// where the perturbation held something back (checkIdle).
+	idle []int64
+	// steps is the version (ordinal) after each step of the workload.
+	steps   []int
 	problem string            // empty when every check passed
 	failing map[string]string // key → how its last Reconcile failed, for keys whose last one did
 	fired   bool
@@ -123,24 +134,38 @@ func (x *execution) run() {
 		return
 	}
 	for i, st := range x.spec.Workload {
-		if !x.settle(false) {
+		if !x.settle(false) || !x.checkIdle() {
 			return
 		}
-		down := x.plan.Kind == Down && x.plan.Step == i+1
+		// Down, and Stale at a step, stop the process before the step and
+		// start a fresh one after it; so does a Restart step.
+		down := (x.plan.Kind == Down || x.plan.Kind == Stale) && x.plan.Step == i+1
 		if down {
 			x.fire()
 			x.say(x.cur, "✂ stops before step %d", i+1)
+		}
+		if down || st.restart {
 			x.net.kill(x.cur)
 			if err := x.stop(x.cur); err != nil {
 				x.fail("%v", err)
 				return
 			}
 		}
+		x.steps = i + 1
 		x.say(nil, "step %d: %s", i+1, st.Name)
 		x.lastActive = time.Now()
-		err := st.Do(ctx, x.client)
-		if down {
-			if err := x.start(nil); err != nil {
+		var err error
+		if st.Do != nil {
+			err = st.Do(ctx, x.client)
+		}
+		synctest.Wait() // the step's changes reach the history
+		x.out.steps = append(x.out.steps, x.hist.ordinal(x.hist.last()))
+		if down || st.restart {
+			var l *lag
+			if down && x.plan.Kind == Stale {
+				l = x.lagAt(x.plan.Coll, x.plan.Version)
+			}
+			if err := x.start(l); err != nil {
 				x.fail("%v", err)
 				return
 			}
@@ -160,7 +185,9 @@ func (x *execution) run() {
 			return
 		}
 	}
-	x.settle(true)
+	if x.settle(true) {
+		x.checkIdle()
+	}
 }
 
 // settle lets things through until the controller is idle: Quiet of fake time
@@ -209,6 +236,17 @@ func (x *execution) settle(last bool) bool {
 			continue
 		}
 		if x.liftLag() || x.releaseLate(false) || (last && x.letHoldsGo()) {
+			x.lastActive = time.Now()
+			continue
+		}
+		if x.guardHolds() {
+			// A turn the staleness guard sent back is still to come: its
+			// cache has not shown the process's own write yet. What the
+			// perturbation holds lets go (a Coalesce's watch relists: a real
+			// one would not hold for minutes), and the driver waits for the
+			// turn — the guard tries again within a second, and gives up
+			// after controller.StaleWaitLimit — as the Converge bound allows.
+			x.letHoldsGo()
 			x.lastActive = time.Now()
 			continue
 		}

@@ -44,11 +44,13 @@ func Explore(t *testing.T, spec Spec) *Report {
 		return r
 	}
 	want := endState(ref.history, spec.Ignore)
+	wantIdle := idleStates(ref, spec.Ignore)
 	refNames := identities(ref.history).replacer()
 	plans := plan(ref, spec)
 	if only != nil {
 		plans = []Perturbation{*only}
 	}
+	downs := map[int]string{} // step → what went wrong under down/step
 	for _, p := range plans {
 		out := execute(t, spec, p, only != nil)
 		r.Executions++
@@ -57,9 +59,18 @@ func Explore(t *testing.T, spec Spec) *Report {
 		}
 		problem := out.problem
 		if problem == "" {
+			problem = idleDiffers(wantIdle, out, spec.Ignore)
+		}
+		if problem == "" {
 			if d := diff(want, endState(out.history, spec.Ignore), 12); len(d) > 0 {
 				problem = "the end state differs from the reference's:\n  " + strings.Join(d, "\n  ")
 			}
+		}
+		if p.Kind == Down {
+			downs[p.Step] = problem
+		}
+		if problem != "" && p.Kind == Stale && p.Step > 0 && downs[p.Step] == problem {
+			continue // the stop across the step alone did it (down/i, reported)
 		}
 		if problem != "" {
 			r.Failures = append(r.Failures, Failure{Perturbation: p, About: refNames.Replace(about(p, ref)), Problem: problem,
@@ -67,6 +78,43 @@ func Explore(t *testing.T, spec Spec) *Report {
 		}
 	}
 	return r
+}
+
+// idleStates are the reference's states each time it was idle before a step
+// (after the start, after each step but the last), as an end state compares
+// them: a workload that ends by deleting an object leaves an end state with
+// nothing of it or its children, and what the controller did to them is
+// compared here.
+func idleStates(ref outcome, ignore []string) []map[string]object {
+	var out []map[string]object
+	for _, rv := range ref.idle[:max(len(ref.idle)-1, 0)] {
+		out = append(out, endState(upTo(ref.history, rv), ignore))
+	}
+	return out
+}
+
+// idleDiffers compares an execution's idle states before each step with the
+// reference's, skipping those where the perturbation held something back;
+// "" when they are the same.
+func idleDiffers(want []map[string]object, out outcome, ignore []string) string {
+	for i, rv := range out.idle {
+		if i >= len(want) || rv < 0 {
+			continue
+		}
+		if d := diff(want[i], endState(upTo(out.history, rv), ignore), 12); len(d) > 0 {
+			return fmt.Sprintf("idle %s, the state differs from the reference's:\n  %s", afterStep(i), strings.Join(d, "\n  "))
+		}
+	}
+	return ""
+}
+
+// upTo is the part of hist at or before rv.
+func upTo(hist []change, rv int64) []change {
+	i := 0
+	for i < len(hist) && hist[i].rv <= rv {
+		i++
+	}
+	return hist[:i]
 }
 
 // replayFromEnv reads KUBEWIRE_PERTURB: "seed=N" and "only=ID", separated by

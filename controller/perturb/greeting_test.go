@@ -3,6 +3,7 @@ package perturb_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -84,4 +85,21 @@ func TestGreeter_forgets_a_status_write_that_a_conflict_lost(t *testing.T) {
 
 func TestGreeter_fixed_returns_the_error_and_is_retried(t *testing.T) {
 	passes(t, perturb.Explore(t, greeterSpec(true)))
+}
+
+// A workload that ends by deleting the object leaves an end state with
+// nothing of it to compare. The idle state before each step is compared with
+// the reference's too, so the status a conflict lost is found before the
+// Greeting goes (before issue 38 nothing was found here).
+func TestGreeter_is_found_when_its_workload_ends_in_a_delete(t *testing.T) {
+	spec := greeterSpec(false)
+	spec.Workload = append(spec.Workload, perturb.Delete(greetings, "hello/first"))
+	spec.Kinds = []perturb.Kind{perturb.Conflict}
+	r := perturb.Explore(t, spec)
+	if r.Reference != "" || len(r.Failures) == 0 {
+		t.Fatalf("want the lost status found before the delete:\n%s", r)
+	}
+	if got, want := r.Failures[0].Problem, "idle after step 1, the state differs from the reference's"; !strings.HasPrefix(got, want) {
+		t.Errorf("problem %q, want it to begin %q", got, want)
+	}
 }

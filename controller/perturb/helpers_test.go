@@ -1,7 +1,10 @@
 package perturb_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -80,5 +83,60 @@ func passes(t *testing.T, r *perturb.Report) {
 	}
 	if r.Executions == 0 {
 		t.Fatalf("no perturbed execution ran:\n%s", r)
+	}
+}
+
+// exploreApart runs perturb.Explore on the spec examples names, in a test of
+// its own — a run of this test binary, TestExplore_for_an_example alone —
+// and returns its report: Explore needs a *testing.T (each execution runs
+// in a testing/synctest bubble, which only a test can start), and an
+// Example has none. A failure to run it is the report's Reference.
+func exploreApart(name string) *perturb.Report {
+	out, err := os.CreateTemp("", "perturb-example-*.json")
+	if err != nil {
+		return &perturb.Report{Reference: err.Error()}
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	cmd := exec.Command(os.Args[0], "-test.run=^TestExplore_for_an_example$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "KUBEWIRE_PERTURB=", "KUBEWIRE_PERTURB_EXAMPLE="+name, "KUBEWIRE_PERTURB_EXAMPLE_OUT="+out.Name())
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return &perturb.Report{Reference: fmt.Sprintf("%s: %v\n%s", name, err, b)}
+	}
+	b, err := os.ReadFile(out.Name())
+	var r perturb.Report
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil {
+		return &perturb.Report{Reference: fmt.Sprintf("%s: %v", name, err)}
+	}
+	return &r
+}
+
+// examples are the specs the Examples explore (exploreApart).
+var examples = map[string]func() perturb.Spec{
+	"mirror fixed=false": func() perturb.Spec { return mirrorSpec(false) },
+	"mirror fixed=true":  func() perturb.Spec { return mirrorSpec(true) },
+}
+
+// TestExplore_for_an_example is exploreApart's other half: run alone with
+// KUBEWIRE_PERTURB_EXAMPLE naming an example, it explores it and writes the
+// report, as JSON, to KUBEWIRE_PERTURB_EXAMPLE_OUT.
+func TestExplore_for_an_example(t *testing.T) {
+	name := os.Getenv("KUBEWIRE_PERTURB_EXAMPLE")
+	if name == "" {
+		t.Skip("run by the Examples (exploreApart), with KUBEWIRE_PERTURB_EXAMPLE set")
+	}
+	spec, ok := examples[name]
+	if !ok {
+		t.Fatalf("no example %q", name)
+	}
+	b, err := json.Marshal(perturb.Explore(t, spec()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(os.Getenv("KUBEWIRE_PERTURB_EXAMPLE_OUT"), b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

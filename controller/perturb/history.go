@@ -41,6 +41,10 @@ type change struct {
 	labels map[string]string
 	raw    []byte         // the object as the event carried it
 	obj    map[string]any // raw decoded, numbers kept as json.Number
+	// by and madeBy: the process whose write made this change, and the one
+	// whose write created the object (0: the workload); set as the driver
+	// takes the change in (checkInvariants).
+	by, madeBy int
 }
 
 func (c change) key() string { return objectKey(c.ns, c.name) }

@@ -21,20 +21,26 @@ import (
 
 // checkInvariants checks every invariant at every version written since the
 // last check, on the server's objects as they stood there (x.state, kept up
-// to date change by change). false: one does not hold (the execution's
-// problem says which, and where).
-func (x *execution) checkInvariants() bool {
+// to date change by change). by is the process whose write the changes are
+// (0: the workload's): the driver lets one write through at a time, and
+// takes in what it did before the next. false: one does not hold (the
+// execution's problem says which, and where).
+func (x *execution) checkInvariants(by int) bool {
 	last := x.hist.last()
 	if last == x.checkedAt {
 		return true
 	}
 	for _, c := range x.hist.since(x.checkedAt) {
 		before := x.state
+		c.by, c.madeBy = by, by
+		if old, ok := before[c.coll][c.key()]; ok && c.typ != "ADDED" {
+			c.madeBy = old.madeBy
+		}
 		x.state = x.state.with(c)
 		if len(x.spec.Invariants) == 0 || isNote(c.coll) {
 			continue
 		}
-		s := &State{Version: x.hist.ordinal(c.rv), objs: x.state, before: before}
+		s := &State{Version: x.hist.ordinal(c.rv), Process: x.cur.n, By: by, Step: x.steps, objs: x.state, before: before}
 		for _, inv := range x.spec.Invariants {
 			if err := inv.Holds(s); err != nil {
 				x.fail("invariant %q does not hold at v%d (%s %s %s): %v", inv.Name, s.Version, c.coll, c.typ, c.key(), err)
@@ -44,6 +50,35 @@ func (x *execution) checkInvariants() bool {
 	}
 	x.checkedAt = last
 	return true
+}
+
+// checkIdle checks the Eventually properties on the idle state, and notes
+// where it stood for the comparison with the reference's (Explore): the
+// version, or -1 when the perturbation still holds something back — the
+// controller has not been shown what it would act on, and nothing is
+// checked. false: a property does not hold.
+func (x *execution) checkIdle() bool {
+	if x.holding() {
+		x.out.idle = append(x.out.idle, -1)
+		return true
+	}
+	x.out.idle = append(x.out.idle, x.checkedAt)
+	s := &State{Version: x.hist.ordinal(x.checkedAt), Process: x.cur.n, Step: x.steps, objs: x.state}
+	for _, p := range x.spec.Eventually {
+		if err := p.Holds(s); err != nil {
+			x.fail("idle %s (v%d), %q does not hold: %v", afterStep(x.steps), s.Version, p.Name, err)
+			return false
+		}
+	}
+	return true
+}
+
+// afterStep names an idle point: "after the start", "after step 2".
+func afterStep(n int) string {
+	if n == 0 {
+		return "after the start"
+	}
+	return fmt.Sprintf("after step %d", n)
 }
 
 // objects are the server's objects, by collection, then by key. A value is

@@ -24,9 +24,10 @@ const (
 	// and a fresh one starts right after it: the step happens while no
 	// process watches, as during a rollout of the controller.
 	Down Kind = "down"
-	// Stale: a Crash, and the fresh process's view of one collection lags: its
-	// lists and watches are served from an older version until it has done
-	// what it does with them, and then catch up.
+	// Stale: a Crash, or a Down, and the fresh process's view of one
+	// collection lags: what a lagging API server may serve stale (lag.go) is
+	// served from an older version for Spec.Lag at most, and then its watches
+	// catch up.
 	Stale Kind = "stale"
 	// Late: the process's own write k is answered at once, and its watch
 	// event is not: the process's watches of that collection hold, from the
@@ -74,6 +75,7 @@ var Kinds = []Kind{Crash, Down, Stale, Late, Coalesce, Conflict, Throttle, Unava
 //	down/2                               across the 2nd step of the workload
 //	late/3                               the 3rd write's watch event, held back
 //	stale/3/deployments.apps@12          after the 3rd write, deployments as at version 12
+//	stale/step2/deployments.apps@12      across the 2nd step (as down/2), the same
 //	coalesce/pods/default/web-1@7        the state of pod default/web-1 written at version 7
 //	conflict/2  throttle/2  unavailable/2  internal/2  timeout/2
 //	cut/5  expire/5                      the 5th watch event delivered
@@ -81,7 +83,7 @@ type Perturbation struct {
 	Kind  Kind
 	Write int    // the write it follows or answers (Crash to Timeout, Late), from 1
 	Event int    // the watch event it cuts or expires (Cut, Expire), from 1
-	Step  int    // the step of the workload it happens across (Down), from 1
+	Step  int    // the step of the workload it happens across (Down, Stale), from 1
 	Coll  string // Stale: what lags; Coalesce: the object's collection
 	Key   string // Coalesce: the object, "namespace/name"
 	// Version is, for Stale, the version the view stands at; for Coalesce, the
@@ -96,6 +98,9 @@ func (p Perturbation) ID() string {
 	case "":
 		return "none"
 	case Stale:
+		if p.Step > 0 {
+			return fmt.Sprintf("stale/step%d/%s@%d", p.Step, p.Coll, p.Version)
+		}
 		return fmt.Sprintf("stale/%d/%s@%d", p.Write, p.Coll, p.Version)
 	case Coalesce:
 		return fmt.Sprintf("coalesce/%s/%s@%d", p.Coll, p.Key, p.Version)
@@ -128,7 +133,14 @@ func ParseID(id string) (Perturbation, error) {
 		if p.Coll, p.Version, ok = at(coll); !ok {
 			return p, bad
 		}
-		p.Write, err = strconv.Atoi(k)
+		if step, ok := strings.CutPrefix(k, "step"); ok {
+			p.Step, err = strconv.Atoi(step)
+			if err == nil && p.Step == 0 {
+				return p, bad
+			}
+		} else {
+			p.Write, err = strconv.Atoi(k)
+		}
 	case Coalesce:
 		coll, key, _ := strings.Cut(rest, "/")
 		var ok bool

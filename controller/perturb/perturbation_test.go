@@ -12,6 +12,7 @@ func TestParseID_reads_back_what_ID_writes(t *testing.T) {
 		{Kind: perturb.Crash, Write: 3},
 		{Kind: perturb.Down, Step: 2},
 		{Kind: perturb.Stale, Write: 3, Coll: "deployments.apps", Version: 12},
+		{Kind: perturb.Stale, Step: 2, Coll: "pods", Version: 0},
 		{Kind: perturb.Coalesce, Coll: "pods", Key: "default/web-1", Version: 7},
 		{Kind: perturb.Coalesce, Coll: "namespaces", Key: "demo", Version: 1},
 		{Kind: perturb.Conflict, Write: 1}, {Kind: perturb.Throttle, Write: 2}, {Kind: perturb.Unavailable, Write: 3},
@@ -26,7 +27,7 @@ func TestParseID_reads_back_what_ID_writes(t *testing.T) {
 }
 
 func TestParseID_says_what_an_ID_looks_like(t *testing.T) {
-	for _, id := range []string{"", "crash", "crash/x", "stale/3/pods", "stale/3/pods@x", "coalesce/pods", "reboot/1", "cut/", "stale/3/pods@-1", "crash/0", "down/-2"} {
+	for _, id := range []string{"", "crash", "crash/x", "stale/3/pods", "stale/3/pods@x", "coalesce/pods", "reboot/1", "cut/", "stale/3/pods@-1", "crash/0", "down/-2", "stale/step0/pods@1", "stale/step/pods@1", "stale/step-1/pods@1"} {
 		_, err := perturb.ParseID(id)
 		if err == nil || !strings.Contains(err.Error(), "crash/3") {
 			t.Errorf("ParseID(%q): %v, want an error with examples", id, err)
@@ -37,7 +38,7 @@ func TestParseID_says_what_an_ID_looks_like(t *testing.T) {
 // FuzzParseID: whatever it is given, ParseID does not panic, and what it
 // accepts it writes back to an ID that reads the same.
 func FuzzParseID(f *testing.F) {
-	for _, s := range []string{"crash/3", "down/1", "stale/3/deployments.apps@12", "coalesce/pods/default/web-1@7", "expire/5", "coalesce/a/b/c@d@1"} {
+	for _, s := range []string{"crash/3", "down/1", "stale/3/deployments.apps@12", "stale/step2/pods@0", "coalesce/pods/default/web-1@7", "expire/5", "coalesce/a/b/c@d@1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {

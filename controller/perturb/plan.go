@@ -7,10 +7,11 @@ import (
 )
 
 // plan lists the perturbations to try, from what the reference did: every
-// write is a point for a crash and for each API fault; every watch event
-// delivered, for a cut and a 410; every state of a watched object that a later
-// change replaced, for a coalesce; and every crash point, with every earlier
-// state of each watched collection, for a stale view — the oldest one alone
+// write is a point for a crash and for each API fault; every step, for a
+// Down; every watch event delivered, for a cut and a 410; every state of a
+// watched object that a later change replaced, for a coalesce; and every
+// crash point and every step, with every earlier state of each watched
+// collection, for a stale view — the oldest one alone
 // for a collection the reference never read at resourceVersion "0", since
 // only such a read shows the lag's version (a consistent read shows none, a
 // read not older than what the process has seen shows none after a restart,
@@ -32,8 +33,10 @@ func plan(ref outcome, spec Spec) []Perturbation {
 				}
 			}
 		case Down:
-			for i := range spec.Workload {
-				out = append(out, Perturbation{Kind: Down, Step: i + 1})
+			for i, st := range spec.Workload {
+				if !st.restart { // a Restart step is a Down already
+					out = append(out, Perturbation{Kind: Down, Step: i + 1})
+				}
 			}
 		case Cut, Expire:
 			for i := range ref.events {
@@ -42,19 +45,36 @@ func plan(ref outcome, spec Spec) []Perturbation {
 		case Coalesce:
 			out = append(out, coalesces(ref)...)
 		case Stale:
+			// After each write, and across each step as Down: a controller
+			// that only reads before it deletes (a garbage collector) writes
+			// nothing before the view that misleads it.
 			for k, w := range ref.writes {
-				for _, coll := range ref.watched {
-					vs := staleVersions(ref.history, coll, w.version)
-					if !ref.atZero[coll] && len(vs) > 1 {
-						// Nothing reads it at "0": the lag's version
-						// changes nothing (its watches hold all the same).
-						vs = vs[:1]
-					}
-					for _, v := range vs {
-						out = append(out, Perturbation{Kind: Stale, Write: k + 1, Coll: coll, Version: v})
-					}
+				out = append(out, stales(ref, Perturbation{Kind: Stale, Write: k + 1}, w.version)...)
+			}
+			for i, v := range ref.steps {
+				if i < len(spec.Workload) && !spec.Workload[i].restart {
+					out = append(out, stales(ref, Perturbation{Kind: Stale, Step: i + 1}, v)...)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// stales are the stale views of each watched collection a fresh process can
+// start with at p's point, the state then at version now.
+func stales(ref outcome, p Perturbation, now int) []Perturbation {
+	var out []Perturbation
+	for _, coll := range ref.watched {
+		vs := staleVersions(ref.history, coll, now)
+		if !ref.atZero[coll] && len(vs) > 1 {
+			// Nothing reads it at "0": the lag's version changes nothing
+			// (its watches hold all the same).
+			vs = vs[:1]
+		}
+		for _, v := range vs {
+			p.Coll, p.Version = coll, v
+			out = append(out, p)
 		}
 	}
 	return out
@@ -163,6 +183,10 @@ func about(p Perturbation, ref outcome) string {
 	case Late:
 		return "the watch event of " + write() + " is held back, past the next Reconcile, then delivered"
 	case Stale:
+		if p.Step > 0 {
+			return fmt.Sprintf("the process is stopped before step %d; the fresh one started after it has a view of %s lagging at v%d%s, then catching up",
+				p.Step, p.Coll, p.Version, before(ref.history, p.Coll, p.Version))
+		}
 		return fmt.Sprintf("the process crashes right after %s is answered; the fresh one's view of %s lags at v%d%s, then catches up",
 			write(), p.Coll, p.Version, before(ref.history, p.Coll, p.Version))
 	case Coalesce:

@@ -3,6 +3,7 @@ package perturb_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -124,4 +125,49 @@ func TestPool_deletes_surplus_generated_names_by_name_and_passes(t *testing.T) {
 // The test above is the same controller with the guard on, passing.
 func TestPool_without_the_staleness_guard_makes_its_Pods_twice(t *testing.T) {
 	found(t, perturb.Explore(t, poolSpec(false)), perturb.Late, "pool-unguarded")
+}
+
+// fewPerProcess is "a Pool never has more Pods than it ever asked for",
+// within one process: it counts the Pods the running process made
+// (State.MadeBy), not every Pod.
+var fewPerProcess = perturb.Invariant{
+	Name: "no process makes more Pods than the Pool ever asked for (3)",
+	Holds: func(s *perturb.State) error {
+		n := 0
+		for _, p := range s.List(pods) {
+			if s.MadeBy(pods, p.Key()) == s.Process {
+				n++
+			}
+		}
+		if n > 3 {
+			return fmt.Errorf("process %d made %d of pool front's Pods", s.Process, n)
+		}
+		return nil
+	},
+}
+
+// With its first list at resourceVersion "0", a process restarted after a
+// crash may list the Pods as they were before its predecessor made them, and
+// make them again: a window no staleness guard can close (the fresh process
+// has written nothing yet). "Never more than 3 Pods" flags it; the same rule
+// within one process does not, and still finds the unguarded Pool counting
+// twice within one process.
+func TestPool_an_invariant_within_one_process_is_not_broken_by_a_restart(t *testing.T) {
+	spec := poolSpec(true)
+	spec.FirstListAtZero = true
+	spec.Workload = spec.Workload[:1] // the Pool made: 3 Pods
+	spec.Kinds = []perturb.Kind{perturb.Stale}
+	if r := perturb.Explore(t, spec); len(r.Failures) == 0 {
+		t.Fatalf("with a first list at 0, want a restarted process to make Pods again:\n%s", r)
+	}
+	spec.Invariants = []perturb.Invariant{fewPerProcess}
+	passes(t, perturb.Explore(t, spec))
+
+	unguarded := poolSpec(false)
+	unguarded.Invariants = []perturb.Invariant{fewPerProcess}
+	unguarded.Workload = unguarded.Workload[:1]
+	unguarded.Kinds = []perturb.Kind{perturb.Late}
+	if r := perturb.Explore(t, unguarded); len(r.Failures) == 0 || !strings.Contains(r.Failures[0].Problem, "process 1 made") {
+		t.Fatalf("want the unguarded Pool's double create found within process 1:\n%s", r)
+	}
 }

@@ -75,7 +75,9 @@ func (x *execution) start(l *lag) error {
 	ctx, cancel := context.WithCancel(x.ctx)
 	p.cancel = cancel
 	x.procs = append(x.procs, p)
-	x.cur = p
+	x.mu.Lock()
+	x.cur, x.guarded = p, nil
+	x.mu.Unlock()
 	if l != nil {
 		x.say(p, "starts, its view of %s lagging at v%d", l.coll, l.v)
 	} else {

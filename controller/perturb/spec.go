@@ -28,8 +28,23 @@ type Spec struct {
 	// PatchStatus and Delete make the usual ones.
 	Workload []Step
 	// Invariants must hold of the server's objects at every version, from the
-	// first write to the last, in every execution.
+	// first write to the last, in every execution. State.Process and
+	// State.MadeBy tell an invariant which process runs and which made what,
+	// so that a rule may hold within one process ("a process never makes more
+	// Pods than it was asked for") and not across a restart.
 	Invariants []Invariant
+	// Eventually are properties of the idle state: each must hold whenever the
+	// controller is idle (Quiet) — after the start, after each step of the
+	// workload, and at the end — in the reference and in every execution:
+	// what the controller must have done by then. A leak ("no copy without
+	// its original"), a transition never acted on ("a Pod that went Running
+	// had its Deployment restarted"), an object that never converges ("every
+	// Task whose Pod runs says Running") are stated here; an Invariant would
+	// flag the moments in between. State.Step says how many steps were done.
+	// An idle state in which the perturbation still holds something back (a
+	// watch a Coalesce holds until its object changes again) is not checked:
+	// the controller has not been shown what it would act on.
+	Eventually []Invariant
 	// Ignore names fields left out when an end state is compared with the
 	// reference's, each "collection:path" as a report writes them
 	// (`deployments.apps:.spec.template.metadata.annotations["example.com/at"]`,
@@ -68,10 +83,21 @@ type Spec struct {
 
 // Step is one thing the user does. Do runs with the controller stopped in
 // its tracks (the driver's goroutine runs it), so it must not wait for the
-// controller: make that the next Step.
+// controller: make that the next Step. What the controller must have done by
+// then is a property of the idle state (Spec.Eventually), not a Step that
+// reads and returns an error.
 type Step struct {
 	Name string
 	Do   func(ctx context.Context, c *apiclient.Client) error
+
+	restart bool // Restart: the driver stops the process and starts a fresh one
+}
+
+// Restart is the Step that stops the controller's process and starts a
+// fresh one, as a rollout of the controller does: caches, queues and memory
+// are gone, and the fresh process lists everything again.
+func Restart() Step {
+	return Step{Name: "restart the controller", restart: true}
 }
 
 // Invariant is a rule about the server's objects. Holds returns nil when it
@@ -140,15 +166,38 @@ func nameIn(obj string) string {
 // State is the server's objects at one version, as an Invariant sees them.
 type State struct {
 	Version int // the changes to state so far (Events and Leases aside)
-	objs    objects
-	before  objects
+	// Process is the process that ran when this version was written: 1, the
+	// first; each restart (a crash, a Down, a Restart step) starts the next.
+	Process int
+	// By is the process whose write made this version, 0 when the workload
+	// did; for an Eventually property, 0.
+	By int
+	// Step is how many steps of the workload were done (the one under way
+	// included, for a change it made).
+	Step   int
+	objs   objects
+	before objects
 }
 
 // Before is the state one change earlier, for invariants about a change
 // ("replicas are only ever set to what the Foo asks"); at the first change,
-// the empty server.
+// the empty server. Its Process and Step are s's, its By 0.
 func (s *State) Before() *State {
-	return &State{Version: s.Version - 1, objs: s.before}
+	return &State{Version: s.Version - 1, Process: s.Process, Step: s.Step, objs: s.before}
+}
+
+// MadeBy returns the process whose write created the object of res named
+// key: 0 when the workload did, -1 when there is no such object. With
+// Process, it states a rule within one process: "the Pods the running
+// process made are never more than the Pool asks for" holds across a restart
+// whose fresh process, its view lagging, makes Pods again — a window no
+// staleness guard can close — and fails when one process counts twice.
+func (s *State) MadeBy(res apiclient.Resource, key string) int {
+	c, ok := s.objs[res.String()][key]
+	if !ok {
+		return -1
+	}
+	return c.madeBy
 }
 
 // List returns the objects of res, by key.

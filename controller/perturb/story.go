@@ -83,9 +83,32 @@ func (x *execution) hop(p *process, e trace.Event) {
 	if line != "" {
 		x.say(p, "  %s", line)
 	}
+	if e.Stage == trace.Controller && e.Verb == "reconcile" && e.Outcome == "stale" {
+		x.sentBack(p, e.Key, true)
+	}
 	if e.Stage == trace.Controller && e.Verb == "reconcile" && ended(e.Outcome) {
+		x.sentBack(p, e.Key, false)
 		x.lastOutcome(e)
 		x.net.hold(p, e.Key)
+	}
+}
+
+// sentBack keeps which Requests of the current process the staleness guard
+// has sent back (back) and which have been reconciled since: a turn the
+// guard holds is not idle (settle).
+func (x *execution) sentBack(p *process, key string, back bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if p != x.cur {
+		return
+	}
+	if x.guarded == nil {
+		x.guarded = map[string]bool{}
+	}
+	if back {
+		x.guarded[key] = true
+	} else {
+		delete(x.guarded, key)
 	}
 }
 
