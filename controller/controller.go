@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +49,11 @@ type Controller struct {
 	// set by a sharded Manager, is asked before each reconcile whether this
 	// replica may reconcile the Request now (manager_sharding.go).
 	primary *informer.Informer
-	admit   func(context.Context, Request) (_ context.Context, release func(), ok bool)
+	// caches, set by the Manager, are the informers it holds when the
+	// controller starts: run waits for each to have listed, since a Reconcile
+	// may read any of them through a Lister (it is not told which).
+	caches func() []*informer.Informer
+	admit  func(context.Context, Request) (_ context.Context, release func(), ok bool)
 
 	// guard is the staleness guard (staleguard.go); nil with
 	// Options.DisableStaleGuard.
@@ -92,7 +97,8 @@ func (c *Controller) Name() string { return c.name }
 func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 
 // run waits until the handlers its watches registered have each been given
-// their informer's initial list, starts the workers, and blocks until ctx is
+// their informer's initial list, and every other cache of the Manager's has
+// listed (waitForCaches), starts the workers, and blocks until ctx is
 // done. Then it stops handing out work, gives the reconciles in flight
 // ShutdownTimeout to finish, and returns (see Options.ShutdownTimeout for a
 // reconcile that hangs). Workers start only after sync: a Reconcile that reads a
@@ -114,6 +120,10 @@ func (c *Controller) run(ctx context.Context) error {
 			c.queue.ShutDown()
 			return fmt.Errorf("controller %s: %w", c.name, ctx.Err())
 		}
+	}
+	if !c.waitForCaches(ctx) {
+		c.queue.ShutDown()
+		return fmt.Errorf("controller %s: %w", c.name, ctx.Err())
 	}
 	c.log.Info("controller started", "controller", c.name, "workers", c.opts.Workers)
 
@@ -273,4 +283,40 @@ func (c *Controller) emit(e trace.Event) {
 	if c.trace != nil {
 		c.trace(e)
 	}
+}
+
+// waitForCaches waits until every informer the Manager held when this
+// controller started has its initial list in its cache (false if ctx ends
+// first). A Reconcile reads Listers the controller does not watch, and a cache
+// still listing would answer NotFound for objects that exist: a controller that
+// deletes what it cannot find would delete what it should keep. It logs the
+// caches it waits for, once. controller-runtime's Manager does the same: its
+// controllers start only after every informer of the shared cache has synced.
+// An informer first asked for by a running Reconcile is not waited for here.
+func (c *Controller) waitForCaches(ctx context.Context) bool {
+	if c.caches == nil {
+		return true
+	}
+	var waiting []*informer.Informer
+	var names []string
+	for _, inf := range c.caches() {
+		select {
+		case <-inf.Listed():
+		default:
+			waiting = append(waiting, inf)
+			names = append(names, inf.Name())
+		}
+	}
+	if len(waiting) == 0 {
+		return true
+	}
+	c.log.Info("controller waits for the caches it may read to list", "controller", c.name, "informers", strings.Join(names, ","))
+	for _, inf := range waiting {
+		select {
+		case <-inf.Listed():
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
 }

@@ -282,6 +282,7 @@ func (m *Manager) add(c *Controller) error {
 		return errors.New("the Manager has stopped")
 	}
 	m.controllers = append(m.controllers, c)
+	c.caches = m.caches
 	if m.sharder != nil {
 		c.admit = m.admit(c) // which controllers it gates is settled at Run (admit)
 	}
@@ -291,6 +292,18 @@ func (m *Manager) add(c *Controller) error {
 		m.leading.start("controllers", c.run)
 	}
 	return nil
+}
+
+// caches is every informer the Manager holds now: what a controller waits for
+// before its first Reconcile (Controller.waitForCaches).
+func (m *Manager) caches() []*informer.Informer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*informer.Informer, 0, len(m.order))
+	for _, inf := range m.order {
+		out = append(out, inf.Informer)
+	}
+	return out
 }
 
 // Run starts everything and blocks until ctx is done or something fails; the

@@ -117,6 +117,11 @@ func (inf *Informer) HasSynced() bool {
 	return true
 }
 
+// Listed is closed once the initial list is in the cache, whatever its handlers
+// have been given: what a reader of the cache (a Lister) waits for, where
+// WaitForCacheSync is what a handler's owner waits for.
+func (inf *Informer) Listed() <-chan struct{} { return inf.cacheSynced }
+
 // WaitForCacheSync blocks until HasSynced, or until ctx is done (false). It waits
 // on channels, never polls.
 func (inf *Informer) WaitForCacheSync(ctx context.Context) bool {
