@@ -99,8 +99,8 @@
 // kubectl uses pflag and cobra; here a forty-line parser does what the command
 // needs (parseArgs). kubectl's get goes through cli-runtime's resource builder and
 // printers; kubewire asks for the same server-side Table (Accept:
-// application/json;as=Table;v=v1;g=meta.k8s.io) and prints it with the same
-// tabwriter settings. kubectl throttles itself at 50 requests a second (burst
+// application/json;as=Table;v=v1;g=meta.k8s.io) and prints it aligned as
+// kubectl's tabwriter settings align it (columns.go, byte for byte). kubectl throttles itself at 50 requests a second (burst
 // 300); kubewire does not throttle itself at all and leaves that to the server's
 // Priority and Fairness (see apiclient.Options). Each distinct warning the server
 // sends is printed once, as kubectl does.
