@@ -1,0 +1,37 @@
+// Package yamlout writes YAML as gopkg.in/yaml.v3's encoder writes it, byte
+// for byte, for what the kubewire command prints: scalars (cli's `-o yaml`,
+// whose layout cli writes itself) and trees read from JSON into yaml.Node
+// (rbac.WriteYAML, for the rbac and manifests commands).
+//
+// # Where this sits
+//
+// Nowhere on the pipeline: a leaf for the command's printers.
+//
+// # Why it exists
+//
+// The command reads YAML with yaml.v3 (kubeconfigs) and used its encoder to
+// write it. The encoder (yaml.v3's emitter, its scalar analysis and its
+// reflection-driven marshaller) cost the command's binary 0.15e6 bytes
+// (issue 42). What the command writes is narrow — mappings, sequences (block,
+// or flow for rbac's rule lists) and scalars, from JSON, with no tags, anchors
+// or comments — so it is written here, deciding each scalar's style by yaml.v3's
+// rules: plain where the emitter allows it and the plain form reads back as the
+// same string, else single-quoted where allowed, else double-quoted with
+// yaml.v3's escapes; a string with line breaks as a literal block where allowed.
+// yamlout_test.go holds the output to yaml.v3's on generated strings and trees.
+//
+// # Guarantees
+//   - String, and Node on a tree read from JSON, give what yaml.v3 v3.0.1's
+//     Marshal and Encoder (indent 2) give.
+//   - Node refuses (an error) what the command never writes: aliases, tags
+//     other than what JSON reads as, flow mappings, a flow sequence holding a
+//     collection, and a mapping key yaml.v3 would write in the "? " form (over
+//     128 bytes, or with a line break).
+//
+// # Compared with kubectl
+//
+// kubectl writes YAML with sigs.k8s.io/yaml over yaml.v2 (go.yaml.in/yaml/v2);
+// its scalar styles are close to yaml.v3's but not the same in every case (it
+// quotes YAML 1.1's yes/no). kubewire's printers have always used yaml.v3's
+// choices; this package keeps them.
+package yamlout
