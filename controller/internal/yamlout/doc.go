@@ -30,8 +30,8 @@
 //
 // # Compared with kubectl
 //
-// kubectl writes YAML with sigs.k8s.io/yaml over yaml.v2 (go.yaml.in/yaml/v2);
-// its scalar styles are close to yaml.v3's but not the same in every case (it
-// quotes YAML 1.1's yes/no). kubewire's printers have always used yaml.v3's
-// choices; this package keeps them.
+// kubectl writes YAML through sigs.k8s.io/yaml, built on a fork of yaml.v2,
+// whose scalar styles are close to yaml.v3's but not the same in every case.
+// kubewire's printers have always used yaml.v3's choices; this package keeps
+// them.
 package yamlout
