@@ -18,7 +18,9 @@
 // rules: plain where the emitter allows it and the plain form reads back as the
 // same string, else single-quoted where allowed, else double-quoted with
 // yaml.v3's escapes; a string with line breaks as a literal block where allowed.
-// yamlout_test.go holds the output to yaml.v3's on generated strings and trees.
+// Its tests hold the output to yaml.v3's on generated strings (scalar_test.go)
+// and trees (node_test.go) and on every JSON document recorded in the
+// repository (real_test.go).
 //
 // # Guarantees
 //   - String, and Node on a tree read from JSON, give what yaml.v3 v3.0.1's
