@@ -12,12 +12,13 @@
 // The command reads YAML with yaml.v3 (kubeconfigs) and used its encoder to
 // write it. The encoder (yaml.v3's emitter, its scalar analysis and its
 // reflection-driven marshaller) cost the command's binary 0.15e6 bytes, this
-// package 0.05e6 of them back: 0.10e6 saved (issue 42). What the command writes is narrow — mappings, sequences (block,
-// or flow for rbac's rule lists) and scalars, from JSON, with no tags, anchors
-// or comments — so it is written here, deciding each scalar's style by yaml.v3's
-// rules: plain where the emitter allows it and the plain form reads back as the
-// same string, else single-quoted where allowed, else double-quoted with
-// yaml.v3's escapes; a string with line breaks as a literal block where allowed.
+// package 0.05e6 of them back: 0.10e6 saved (issue 42). What the command
+// writes is narrow — mappings, sequences (block, or flow for rbac's rule
+// lists) and scalars, from JSON, with no tags, anchors or comments — so it is
+// written here, deciding each scalar's style by yaml.v3's rules: plain where
+// the emitter allows it and the plain form reads back as the same string, else
+// single-quoted where allowed, else double-quoted with yaml.v3's escapes; a
+// string with line breaks as a literal block where allowed.
 // Its tests hold the output to yaml.v3's on generated strings (scalar_test.go)
 // and trees (node_test.go) and on every JSON document recorded in the
 // repository (real_test.go).
