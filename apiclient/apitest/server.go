@@ -10,7 +10,8 @@ import (
 	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
-// Server is a small Kubernetes API server in memory, on a loopback TLS port (https.go). It
+// Server is a small Kubernetes API server in memory, on a loopback port, over TLS
+// (NewServer) or plain HTTP (NewPlainServer; https.go). It
 // works two ways, and a test picks one:
 //
 //   - Replay (replay.go): it answers requests from a recording, exchange by
@@ -25,10 +26,11 @@ import (
 //     controller tests and the demo command run on.
 //
 // Until Replay is called the server is live. Build one with NewServer (the zero
-// value is not usable) and Close it. A Server is safe for concurrent use; its hooks
+// value is not usable) or NewPlainServer, and Close it. A Server is safe for concurrent use; its hooks
 // (OnReply) are called from request goroutines.
 type Server struct {
-	// URL is the server's base URL, https://127.0.0.1:PORT.
+	// URL is the server's base URL: https://127.0.0.1:PORT, or http://127.0.0.1:PORT
+	// from NewPlainServer.
 	URL string
 	ts  *front
 
@@ -45,12 +47,31 @@ type Server struct {
 // NewServer starts a Server; clock times the live watches' timeoutSeconds (nil: the
 // real clock).
 func NewServer(clock apiclient.Clock) *Server {
+	return newServer(clock, startFront)
+}
+
+// NewPlainServer starts a Server as NewServer does, but speaking plain HTTP on its
+// loopback port: Config gives no CA, and the traffic is readable by anyone who can
+// read the machine's loopback interface. It does the same in every other way
+// (replay, live objects, webhooks, which it still calls over TLS).
+//
+// It is for a program that starts a server for itself and talks to it only from
+// the same process, as the kubewire command's demo and rbac workouts do: with
+// only this constructor linked, crypto/tls's server half stays out of the binary
+// (0.27e6 bytes; issue 42). Tests use NewServer, which is what a controller meets
+// in a cluster.
+func NewPlainServer(clock apiclient.Clock) *Server {
+	return newServer(clock, startPlainFront)
+}
+
+// newServer starts a Server behind the front start gives.
+func newServer(clock apiclient.Clock, start func(http.Handler) *front) *Server {
 	if clock == nil {
 		clock = apiclient.RealClock{}
 	}
 	s := &Server{}
 	s.live.init(clock)
-	s.ts = startFront(http.HandlerFunc(s.serveHTTP))
+	s.ts = start(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.ts.url
 	return s
 }
@@ -67,15 +88,17 @@ func (s *Server) Close() {
 }
 
 // Config returns a kubeconfig.Config for the server: its URL, and its certificate as
-// the CA. There is no authentication.
+// the CA (none from NewPlainServer). There is no authentication.
 func (s *Server) Config() *kubeconfig.Config {
-	cert := s.ts.cert
-	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw})
-	return &kubeconfig.Config{Server: s.URL, Namespace: "default", Source: "apitest", TLS: kubeconfig.TLSConfig{CAData: ca}}
+	cfg := &kubeconfig.Config{Server: s.URL, Namespace: "default", Source: "apitest"}
+	if cert := s.ts.cert; cert != nil {
+		cfg.TLS.CAData = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw})
+	}
+	return cfg
 }
 
-// Transport is what reaches the server (it speaks TLS with a certificate of
-// its own): wrap it to put faults between a client and the server, and give the
+// Transport is what reaches the server (from NewServer it speaks TLS with a
+// certificate of its own): wrap it to put faults between a client and the server, and give the
 // wrapper to Client in Options.Transport.
 func (s *Server) Transport() http.RoundTripper { return s.ts.transport }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -32,12 +33,17 @@ func runAPIResources(ctx context.Context, s *session) error {
 		return a.Name < b.Name
 	})
 	tw := newTabWriter(s.env.Stdout)
-	fmt.Fprintln(tw, "NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND")
-	for _, r := range resources {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", r.Name, strings.Join(r.ShortNames, ","), r.GroupVersion(), r.Namespaced, r.Kind)
-	}
+	resourceCells(tw, resources)
 	if ferr := tw.Flush(); ferr != nil {
 		return ferr
 	}
 	return err
+}
+
+// resourceCells writes the table's lines to tw, their cells separated by tabs.
+func resourceCells(tw io.Writer, resources []apiclient.Resource) {
+	fmt.Fprintln(tw, "NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND")
+	for _, r := range resources {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", r.Name, strings.Join(r.ShortNames, ","), r.GroupVersion(), r.Namespaced, r.Kind)
+	}
 }

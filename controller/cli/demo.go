@@ -97,7 +97,7 @@ func runDemo(parent context.Context, s *session) error {
 	s.log = slog.New(slog.NewTextHandler(order, &slog.HandlerOptions{Level: s.logLevel()}))
 	say := func(format string, args ...any) { fmt.Fprintf(s.env.Stdout, "demo: "+format+"\n", args...) }
 
-	srv := apitest.NewServer(nil) // the real clock: the story is short, and read as it happens
+	srv := apitest.NewPlainServer(nil) // the real clock: the story is short, and read as it happens; plain HTTP: see the package doc
 	defer srv.Close()
 	if err := seedDemo(srv); err != nil {
 		return fmt.Errorf("demo: seed the test server: %w", err)

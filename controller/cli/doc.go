@@ -43,6 +43,15 @@
 // --leader-elect; --shards), run it on an API server in this process through a
 // workout that makes it do its whole job (workout.go), and print what it needed
 // (controller.Manager.Permissions: what it built, and every request it made).
+//
+// The API servers demo, rbac and manifests start in this process
+// (apitest.NewPlainServer) speak plain HTTP on a loopback port, and the demo
+// prints their http:// address: only this process talks to them, with no
+// credential (their Config has none), so TLS would protect nothing, and
+// leaving out its server half keeps 0.27e6 bytes out of the binary (issue 42).
+// Nothing else the command serves speaks TLS either (the page and
+// --metrics-addr are plain HTTP); the command's clients of real clusters
+// speak TLS as the kubeconfig says.
 // Lease rules come only with --leader-elect or --shards, as run takes them;
 // manifests --replicas N over 1 implies --leader-elect unless --shards. With
 // -A, what the controller did in the workout's namespace it would do in every
@@ -94,8 +103,8 @@
 // kubectl uses pflag and cobra; here a forty-line parser does what the command
 // needs (parseArgs). kubectl's get goes through cli-runtime's resource builder and
 // printers; kubewire asks for the same server-side Table (Accept:
-// application/json;as=Table;v=v1;g=meta.k8s.io) and prints it with the same
-// tabwriter settings. kubectl throttles itself at 50 requests a second (burst
+// application/json;as=Table;v=v1;g=meta.k8s.io) and prints it aligned as
+// kubectl's tabwriter settings align it (columns.go, byte for byte). kubectl throttles itself at 50 requests a second (burst
 // 300); kubewire does not throttle itself at all and leaves that to the server's
 // Priority and Fairness (see apiclient.Options). Each distinct warning the server
 // sends is printed once, as kubectl does.

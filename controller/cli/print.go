@@ -6,20 +6,20 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
-
-// newTabWriter aligns columns as kubectl does: at least 6 wide, 3 spaces apart.
-func newTabWriter(w io.Writer) *tabwriter.Writer {
-	return tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
-}
 
 // writeTable prints a server-rendered Table: upper-case headers, the cells as
 // text, "<none>" for a null cell.
 func writeTable(w io.Writer, t *apiclient.Table, withNamespace, wide bool) error {
 	tw := newTabWriter(w)
+	tableCells(tw, t, withNamespace, wide)
+	return tw.Flush()
+}
+
+// tableCells writes writeTable's lines to tw, their cells separated by tabs.
+func tableCells(tw io.Writer, t *apiclient.Table, withNamespace, wide bool) {
 	var header []string
 	if withNamespace {
 		header = append(header, "NAMESPACE")
@@ -44,7 +44,6 @@ func writeTable(w io.Writer, t *apiclient.Table, withNamespace, wide bool) error
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	return tw.Flush()
 }
 
 func cell(v any) string {

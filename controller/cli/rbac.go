@@ -144,7 +144,7 @@ func (d deployment) flags() []string {
 func derive(parent context.Context, d deployment, b builtin, log *slog.Logger) (rbac.Permissions, error) {
 	ctx, cancel := context.WithTimeout(parent, workoutTimeout)
 	defer cancel()
-	srv := apitest.NewServer(nil)
+	srv := apitest.NewPlainServer(nil) // plain HTTP: see the package doc
 	defer srv.Close()
 	c, err := srv.Client(apiclient.Options{Log: log})
 	if err != nil {

@@ -7,13 +7,15 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/kubewire/kubewire/controller/internal/yamlout"
 )
 
 // writeYAML prints a generic JSON tree as YAML in kubectl's layout: keys sorted, two
 // spaces of indent, and sequence items at the same indent as their key ("compact"),
-// which yaml.v3's encoder does not offer. yaml.v3 still decides how each scalar is
-// quoted, so the output is valid YAML that reads back to the same tree.
+// which yaml.v3's encoder does not offer. Each scalar is quoted as yaml.Marshal
+// quotes it (yamlout.String, which writes what yaml.Marshal writes without
+// linking yaml.v3's encoder), so the output is valid YAML that reads back to the
+// same tree.
 func writeYAML(w io.Writer, tree any) error {
 	var b strings.Builder
 	if err := yamlNode(&b, tree, 0, false); err != nil {
@@ -104,14 +106,16 @@ func yamlScalar(v any, indent int) (string, error) {
 		if strings.Contains(x, "\n") {
 			return literalBlock(x, indent), nil
 		}
+		return strings.TrimSuffix(yamlout.String(x, yamlout.Document, 0), "\n"), nil
+	case bool:
+		if x {
+			return "true", nil
+		}
+		return "false", nil
 	case nil:
 		return "null", nil
 	}
-	out, err := yaml.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("yaml: %w", err)
-	}
-	return strings.TrimSuffix(string(out), "\n"), nil
+	return "", fmt.Errorf("yaml: a %T is not written", v) // not in a tree decoded from JSON
 }
 
 func literalBlock(s string, indent int) string {

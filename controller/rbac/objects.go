@@ -9,6 +9,8 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/builtin"
 	"gopkg.in/yaml.v3"
+
+	"github.com/kubewire/kubewire/controller/internal/yamlout"
 )
 
 // ServiceAccount names the account a process runs as: in a pod, the one its
@@ -62,7 +64,13 @@ func Objects(name string, sa ServiceAccount, accesses []Access) []any {
 // "---" lines, with two spaces of indent: what kubectl apply -f reads. Each
 // object is written as its JSON would be — the API's field names, in the Go
 // type's order, apiVersion first as kubectl prints it — in block style, a
-// rule's lists on one line. A *yaml.Node is written as it is.
+// rule's lists on one line. A *yaml.Node is written as it is, if it is of what
+// a tree read from JSON holds (mappings, sequences, scalars without a style;
+// see package yamlout); another is an error.
+//
+// The text is what yaml.v3's Encoder, indent 2, writes for the same tree,
+// byte for byte; it is written by yamlout so that the encoder stays out of the
+// command's binary (issue 42).
 func WriteYAML(w io.Writer, objs ...any) error {
 	var b bytes.Buffer
 	for i, o := range objs {
@@ -81,14 +89,11 @@ func WriteYAML(w io.Writer, objs ...any) error {
 			}
 			kubectlStyle(n)
 		}
-		enc := yaml.NewEncoder(&b)
-		enc.SetIndent(2)
-		if err := enc.Encode(n); err != nil {
+		text, err := yamlout.Node(n)
+		if err != nil {
 			return fmt.Errorf("rbac: encode %T as YAML: %w", o, err)
 		}
-		if err := enc.Close(); err != nil {
-			return err
-		}
+		b.WriteString(text)
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -1,0 +1,70 @@
+package apitest_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
+)
+
+// NewPlainServer is NewServer without TLS: an http:// URL on loopback, a
+// Config with no CA, and the same live objects and watches behind it.
+func TestPlainServer_serves_plain_HTTP_on_loopback(t *testing.T) {
+	srv := apitest.NewPlainServer(nil)
+	defer srv.Close()
+	if got, want := srv.URL, "http://127.0.0.1:"; !strings.HasPrefix(got, want) {
+		t.Fatalf("URL = %q, want it to start with %q", got, want)
+	}
+	cfg := srv.Config()
+	if got, want := cfg.Server, srv.URL; got != want {
+		t.Fatalf("Config().Server = %q, want %q", got, want)
+	}
+	if got := cfg.TLS.CAData; len(got) != 0 {
+		t.Fatalf("Config().TLS.CAData = %q, want none", got)
+	}
+	// A client built from the Config alone, with no transport of apitest's:
+	// what a program that only has the Config reaches the server with.
+	c, err := apiclient.New(cfg, apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cms := c.Resource(apiclient.ConfigMaps).Namespace("demo")
+	if _, err := cms.Create(ctx, []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web"},"data":{"mode":"fast"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := cms.Get(ctx, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := o.Metadata.ResourceVersion, "2"; got != want {
+		t.Fatalf("resourceVersion = %q, want %q", got, want)
+	}
+	// srv.Client goes through srv.Transport, as with NewServer.
+	c2, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c2.Resource(apiclient.ConfigMaps).Namespace("demo").Get(ctx, "web"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// NewServer keeps TLS: its URL is https:// and its Config carries the CA a
+// client needs to trust it.
+func TestServer_serves_TLS_with_its_CA_in_the_Config(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	if got, want := srv.URL, "https://127.0.0.1:"; !strings.HasPrefix(got, want) {
+		t.Fatalf("URL = %q, want it to start with %q", got, want)
+	}
+	c, err := apiclient.New(srv.Config(), apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Resource(apiclient.ConfigMaps).Namespace("demo").List(context.Background(), apiclient.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
