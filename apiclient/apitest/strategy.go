@@ -31,6 +31,10 @@ type strategy struct {
 	// unconditional: an update without resourceVersion is allowed (it is not
 	// for custom resources: 422).
 	unconditional bool
+	// createOnUpdate: a PUT of an object that does not exist creates it
+	// (201), as kube-apiserver's AllowCreateOnUpdate: Leases, Services,
+	// Endpoints, Events, LimitRanges.
+	createOnUpdate bool
 	// deleteObject: an immediate DELETE answers the deleted object (Pods),
 	// not a Status naming it.
 	deleteObject bool
@@ -75,7 +79,12 @@ func (l *liveState) strategyFor(t target) strategy {
 		st.generation = true
 	case "leases.coordination.k8s.io":
 		st.unconditional = false // a lock: an update must name the version it read
-	case "namespaces", "services", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
+		st.createOnUpdate = true
+	case "endpoints", "events", "limitranges":
+		st.createOnUpdate = true
+	case "services":
+		st.status, st.createOnUpdate = true, true
+	case "namespaces", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
 		"certificatesigningrequests.certificates.k8s.io", "apiservices.apiregistration.k8s.io":
 		st.status = true
 	}
