@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -43,7 +44,7 @@ func decoded(t target, o object, how int) (object, error) {
 	}
 	var unknown []string
 	if err := c.walk(root, map[string]any(o), "", &unknown); err != nil {
-		if te, ok := err.(timeError); ok {
+		if te, ok := err.(valueError); ok {
 			return nil, te.answer(t, o, r.kind, how)
 		}
 		return nil, err
@@ -90,14 +91,7 @@ func (c *catalog) walk(s any, v any, path string, unknown *[]string) error {
 		for _, k := range keys {
 			switch p, ok := props[k]; {
 			case ok:
-				if tv, isT := c.time(p, v[k]); isT {
-					if tv.err != nil {
-						return tv.err
-					}
-					v[k] = tv.value
-					continue
-				}
-				if q, isQ := c.quantity(p, v[k], false); isQ {
+				if q, isQ := c.scalar(p, v[k], false); isQ {
 					if q.err != nil {
 						return q.err
 					}
@@ -108,7 +102,7 @@ func (c *catalog) walk(s any, v any, path string, unknown *[]string) error {
 					return err
 				}
 			case hasExtra:
-				if q, isQ := c.quantity(extra, v[k], true); isQ {
+				if q, isQ := c.scalar(extra, v[k], true); isQ {
 					if q.err != nil {
 						return q.err
 					}
@@ -198,16 +192,16 @@ const (
 	microLayout = "2006-01-02T15:04:05.000000Z07:00"
 )
 
-// timeError is a date-time or micro-time that does not parse: how the server
-// answers it depends on how the object came (timeError.answer).
-type timeError struct{ err error }
+// valueError is a date-time, micro-time or base64 value that does not parse:
+// how the server answers it depends on how the object came (valueError.answer).
+type valueError struct{ err error }
 
-func (e timeError) Error() string { return e.err.Error() }
+func (e valueError) Error() string { return e.err.Error() }
 
-// answer is kube-apiserver's refusal of o, a kind whose time does not parse,
+// answer is kube-apiserver's refusal of o, a kind whose value does not parse,
 // come as how says: a body is 400, a patch's result 422 (its cause the
 // patch), an apply's 500.
-func (e timeError) answer(t target, o object, kind string, how int) error {
+func (e valueError) answer(t target, o object, kind string, how int) error {
 	switch how {
 	case decodePatch:
 		b, _ := json.Marshal(o)
@@ -243,7 +237,27 @@ func (c *catalog) time(s any, v any) (canonical, bool) {
 	}
 	at, err := time.Parse(layout, text)
 	if err != nil {
-		return canonical{err: timeError{err}}, true
+		return canonical{err: valueError{err}}, true
 	}
 	return canonical{value: at.UTC().Format(layout)}, true
+}
+
+// scalar checks and normalises v when schema s is a quantity, a time or
+// bytes (format byte: base64, written again in its standard form).
+func (c *catalog) scalar(s any, v any, inList bool) (canonical, bool) {
+	if q, ok := c.time(s, v); ok {
+		return q, ok
+	}
+	if q, ok := c.quantity(s, v, inList); ok {
+		return q, ok
+	}
+	text, isString := v.(string)
+	if d := c.resolve(s); !isString || d == nil || d["format"] != "byte" {
+		return canonical{}, false
+	}
+	b, err := base64.StdEncoding.DecodeString(text)
+	if err != nil {
+		return canonical{err: valueError{err}}, true
+	}
+	return canonical{value: base64.StdEncoding.EncodeToString(b)}, true
 }

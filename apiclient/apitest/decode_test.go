@@ -123,3 +123,32 @@ func TestUpdate_decodes_first_and_creates_where_the_server_does(t *testing.T) {
 		t.Errorf("a PUT of a missing ConfigMap: %d %s, want 404", code, body)
 	}
 }
+
+// A Secret's stringData is folded into its data, winning over a key of data,
+// on a create and a patch, its type defaults to Opaque, and data that is not
+// base64 is refused — 400 in a body, 422 in a patch — as kube-apiserver's
+// Secret strategy, defaulting and decoding.
+func TestSecret_stringData_folded_and_data_checked(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	const secrets = "/api/v1/namespaces/demo/secrets"
+	code, body := raw(t, srv, "POST", secrets, `{"metadata":{"name":"s"},"stringData":{"a":"x"},"data":{"a":"eQ==","b":"eQ==\n"}}`)
+	if want := `"data":{"a":"eA==","b":"eQ=="}`; code != 201 || !strings.Contains(body, want) || strings.Contains(body, "stringData") {
+		t.Errorf("a create with stringData: %d %s, want 201 with %s and no stringData", code, body, want)
+	}
+	if want := `"type":"Opaque"`; !strings.Contains(body, want) {
+		t.Errorf("a create without a type: %s, want %s (the default)", body, want)
+	}
+	code, body = raw(t, srv, "PATCH", secrets+"/s", `{"stringData":{"c":"z"}}`)
+	if want := `"c":"eg=="`; code != 200 || !strings.Contains(body, want) || strings.Contains(body, "stringData") {
+		t.Errorf("a patch of stringData: %d %s, want 200 with %s and no stringData", code, body, want)
+	}
+	for _, data := range []string{"eA", "not base64!"} {
+		if code, body := raw(t, srv, "POST", secrets, `{"metadata":{"generateName":"s"},"data":{"a":"`+data+`"}}`); code != 400 || !strings.Contains(body, "illegal base64 data") {
+			t.Errorf("data %q: %d %s, want 400", data, code, body)
+		}
+	}
+	if code, body := raw(t, srv, "PATCH", secrets+"/s", `{"data":{"b":"!!"}}`); code != 422 {
+		t.Errorf("a patch to data that is not base64: %d %s, want 422", code, body)
+	}
+}

@@ -94,8 +94,12 @@
 //     to the second ("…+02:00" is "…Z"), a micro-time (a Lease's
 //     renewTime, an Event's eventTime) only with six fractional digits,
 //     written in UTC; one that does not parse is 400 in a body, 422 (its
-//     cause "patch") in a patch, 500 in an apply. A PUT's body is decoded
-//     before its object is looked for.
+//     cause "patch") in a patch, 500 in an apply. So are bytes (format
+//     byte: a Secret's data) that are not base64; those that are are kept
+//     in standard base64 ("eA==\n" is "eA=="). A Secret's stringData is folded into its data
+//     (over a key of both) on every write, never stored, and its type
+//     defaults to Opaque. A PUT's body is decoded before its object is
+//     looked for.
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a
@@ -144,17 +148,13 @@
 //  1. No defaulting, little validation. The real server fills in a Deployment's
 //     strategy, a container's imagePullPolicy, a Pod's schedulerName and
 //     tolerations; apitest keeps what it was sent (a new Pod's status.phase
-//     Pending is the one default it gives). Nor does it refuse an invalid
+//     Pending and a Secret's type Opaque are the defaults it gives). Nor does it refuse an invalid
 //     object (a Deployment without a selector, a Pod without containers, a
 //     change of a Pod's containers), beyond a missing name, a taken one, a new
 //     finalizer on an object being deleted, a container without a name or an
 //     image, and a null where a stored CRD's schema wants a value. Values
-//     are checked as quantities and times only (read from the recorded
-//     schemas: a date-time is written in UTC to the second, a micro-time,
-//     such as a Lease's renewTime, must have six fractional digits and is
-//     written in UTC, one that does not parse is 400, 422 in a patch); a
-//     Secret's stringData is not folded into data, nor data checked as
-//     base64; a custom resource's
+//     are checked as quantities, times and base64 bytes only (Decoding,
+//     above); a custom resource's
 //     fields are not pruned by its CRD's schema (its unknown fields are
 //     kept, without a warning); a field given twice in a body is not told
 //     (kube-apiserver warns, and Strict refuses). Reason: each kind's
