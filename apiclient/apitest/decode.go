@@ -1,20 +1,25 @@
 package apitest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
 
 // kube-apiserver decodes a built-in object into its Go type, which its
 // OpenAPI schema describes: a field the type lacks does not survive (a
-// warning "unknown field", or under fieldValidation=Strict a refusal), and a
-// quantity is kept in its canonical form ("0.5" is "500m", "1024Mi" "1Gi").
+// warning "unknown field", or under fieldValidation=Strict a refusal), a
+// quantity is kept in its canonical form ("0.5" is "500m", "1024Mi" "1Gi"),
+// and a time in its own: a date-time (meta/v1 Time) in UTC to the second, a
+// micro-time (MicroTime: a Lease's renewTime, an Event's eventTime) in UTC
+// with exactly six fractional digits, which it must also be sent with.
 // decoded does the same from the recorded schemas (catalog.go).
 
 // how a write came, for decoded's refusals.
@@ -39,6 +44,9 @@ func decoded(t target, o object, how int) (object, error) {
 	}
 	var unknown []string
 	if err := c.walk(root, map[string]any(o), "", &unknown); err != nil {
+		if te, ok := err.(valueError); ok {
+			return nil, te.answer(t, o, r.kind, how)
+		}
 		return nil, err
 	}
 	if len(unknown) == 0 {
@@ -83,7 +91,7 @@ func (c *catalog) walk(s any, v any, path string, unknown *[]string) error {
 		for _, k := range keys {
 			switch p, ok := props[k]; {
 			case ok:
-				if q, isQ := c.quantity(p, v[k], false); isQ {
+				if q, isQ := c.scalar(p, v[k], false); isQ {
 					if q.err != nil {
 						return q.err
 					}
@@ -94,7 +102,7 @@ func (c *catalog) walk(s any, v any, path string, unknown *[]string) error {
 					return err
 				}
 			case hasExtra:
-				if q, isQ := c.quantity(extra, v[k], true); isQ {
+				if q, isQ := c.scalar(extra, v[k], true); isQ {
 					if q.err != nil {
 						return q.err
 					}
@@ -176,4 +184,80 @@ func join(path, k string) string {
 		return k
 	}
 	return path + "." + k
+}
+
+// Times, as meta/v1's Time and MicroTime parse and write them.
+const (
+	timeLayout  = time.RFC3339
+	microLayout = "2006-01-02T15:04:05.000000Z07:00"
+)
+
+// valueError is a date-time, micro-time or base64 value that does not parse:
+// how the server answers it depends on how the object came (valueError.answer).
+type valueError struct{ err error }
+
+func (e valueError) Error() string { return e.err.Error() }
+
+// answer is kube-apiserver's refusal of o, a kind whose value does not parse,
+// come as how says: a body is 400, a patch's result 422 (its cause the
+// patch), an apply's 500.
+func (e valueError) answer(t target, o object, kind string, how int) error {
+	switch how {
+	case decodePatch:
+		b, _ := json.Marshal(o)
+		msg := fmt.Sprintf("Invalid value: %q: %v", b, e.err)
+		return statusError{code: http.StatusUnprocessableEntity, reason: "Invalid", error: fmt.Errorf(`%q is invalid: patch: %s`, "", msg),
+			details: &apiclient.StatusDetails{Causes: []apiclient.StatusCause{{Type: "FieldValueInvalid", Message: msg, Field: "patch"}}}}
+	case decodeApply:
+		name, _ := o.meta()["name"].(string)
+		return statusError{code: http.StatusInternalServerError, error: fmt.Errorf("failed to convert new object (/%s; %s, Kind=%s) to proper version: unable to convert unstructured object to %s, Kind=%s: %v", name, t.apiVersion(), kind, t.apiVersion(), kind, e.err)}
+	}
+	return fail(http.StatusBadRequest, "%s in version %q cannot be handled as a %s: %v", kind, t.version, kind, e.err)
+}
+
+// time normalises v when schema s is a date-time (format date-time; a
+// micro-time when it is the MicroTime type). Only a string is checked: null
+// is no time.
+func (c *catalog) time(s any, v any) (canonical, bool) {
+	m, _ := s.(map[string]any)
+	if all, ok := m["allOf"].([]any); ok && len(all) == 1 {
+		m, _ = all[0].(map[string]any)
+	}
+	ref, _ := m["$ref"].(string)
+	if d := c.resolve(m); d == nil || d["format"] != "date-time" {
+		return canonical{}, false
+	}
+	text, ok := v.(string)
+	if !ok {
+		return canonical{value: v}, true
+	}
+	layout := timeLayout
+	if strings.HasSuffix(ref, ".MicroTime") {
+		layout = microLayout
+	}
+	at, err := time.Parse(layout, text)
+	if err != nil {
+		return canonical{err: valueError{err}}, true
+	}
+	return canonical{value: at.UTC().Format(layout)}, true
+}
+
+// scalar checks and normalises v when schema s is a quantity, a time or
+// bytes (format byte: base64, written again in its standard form).
+func (c *catalog) scalar(s any, v any, inList bool) (canonical, bool) {
+	if q, ok := c.time(s, v); ok {
+		return q, ok
+	}
+	if q, ok := c.quantity(s, v, inList); ok {
+		return q, ok
+	}
+	text, isString := v.(string)
+	if d := c.resolve(s); !isString || d == nil || d["format"] != "byte" {
+		return canonical{}, false
+	}
+	b, err := base64.StdEncoding.DecodeString(text)
+	if err != nil {
+		return canonical{err: valueError{err}}, true
+	}
+	return canonical{value: base64.StdEncoding.EncodeToString(b)}, true
 }

@@ -2,6 +2,7 @@ package apitest_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,5 +64,91 @@ func TestDecode_quantities_are_canonical(t *testing.T) {
 	}
 	if code, _ := raw(t, srv, "PATCH", "/api/v1/namespaces/demo/pods/p", `{"spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"1.5.5"}}}]}}`); code != 400 {
 		t.Errorf("a patch to a quantity that is none: %d, want 400", code)
+	}
+}
+
+// Times are parsed and written as kube-apiserver's meta/v1 Time and MicroTime
+// are (which a field is comes from the recorded schemas): a Lease's renewTime
+// needs its six fractional digits, +02:00 comes back as Z, a date-time is kept
+// to the second, and what is no time is refused — 400 in a body, 422 in a
+// patch, 500 in an apply.
+func TestDecode_times_as_the_server_parses_them(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	const leases = "/apis/coordination.k8s.io/v1/namespaces/demo/leases"
+	lease := func(name, renew string) string {
+		return `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"` + name + `"},"spec":{"renewTime":"` + renew + `"}}`
+	}
+	for _, c := range []struct {
+		renew string
+		code  int
+		want  string
+	}{
+		{"2024-01-02T03:04:05.123456Z", 201, `"renewTime":"2024-01-02T03:04:05.123456Z"`},
+		{"2024-01-02T03:04:05.123456+02:00", 201, `"renewTime":"2024-01-02T01:04:05.123456Z"`},
+		{"2024-01-02T03:04:05Z", 400, `cannot parse \"Z\" as \".000000\"`},
+		{"2024-01-02T03:04:05.123456789Z", 400, `BadRequest`},
+		{"yesterday", 400, `parsing time \"yesterday\"`},
+	} {
+		code, body := raw(t, srv, "POST", leases, lease("l"+strconv.Itoa(len(c.renew)), c.renew))
+		if code != c.code || !strings.Contains(body, c.want) {
+			t.Errorf("renewTime %s: %d %s, want %d with %s", c.renew, code, body, c.code, c.want)
+		}
+	}
+	const events = "/api/v1/namespaces/demo/events"
+	code, body := raw(t, srv, "POST", events, `{"metadata":{"name":"e"},"involvedObject":{"kind":"Pod","name":"p"},"lastTimestamp":"2024-01-02T03:04:05.5+02:00"}`)
+	if want := `"lastTimestamp":"2024-01-02T01:04:05Z"`; code != 201 || !strings.Contains(body, want) {
+		t.Errorf("an Event's lastTimestamp: %d %s, want 201 with %s", code, body, want)
+	}
+	if code, body := raw(t, srv, "PATCH", leases+"/l27", `{"spec":{"renewTime":"yesterday"}}`); code != 422 || !strings.Contains(body, `"field":"patch"`) {
+		t.Errorf("a patch to a time that is none: %d %s, want 422 with the patch its cause", code, body)
+	}
+}
+
+// A PUT's body is decoded before its object is looked for, and a PUT of a
+// Lease (a Service, Endpoints, an Event, a LimitRange) that does not exist
+// creates it, as kube-apiserver's: a Lease's times are checked there too.
+func TestUpdate_decodes_first_and_creates_where_the_server_does(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	const lease = "/apis/coordination.k8s.io/v1/namespaces/demo/leases/l"
+	if code, body := raw(t, srv, "PUT", lease, `{"metadata":{"name":"l"},"spec":{"renewTime":"yesterday"}}`); code != 400 {
+		t.Errorf("a PUT of a missing Lease with a time that is none: %d %s, want 400", code, body)
+	}
+	code, body := raw(t, srv, "PUT", lease, `{"metadata":{"name":"l"},"spec":{"renewTime":"2026-01-01T02:00:00.000000+02:00"}}`)
+	if want := `"renewTime":"2026-01-01T00:00:00.000000Z"`; code != 201 || !strings.Contains(body, want) {
+		t.Errorf("a PUT of a missing Lease: %d %s, want 201 with %s", code, body, want)
+	}
+	if code, body := raw(t, srv, "PUT", "/api/v1/namespaces/demo/configmaps/c", `{"metadata":{"name":"c"}}`); code != 404 {
+		t.Errorf("a PUT of a missing ConfigMap: %d %s, want 404", code, body)
+	}
+}
+
+// A Secret's stringData is folded into its data, winning over a key of data,
+// on a create and a patch, its type defaults to Opaque, and data that is not
+// base64 is refused — 400 in a body, 422 in a patch — as kube-apiserver's
+// Secret strategy, defaulting and decoding.
+func TestSecret_stringData_folded_and_data_checked(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	const secrets = "/api/v1/namespaces/demo/secrets"
+	code, body := raw(t, srv, "POST", secrets, `{"metadata":{"name":"s"},"stringData":{"a":"x"},"data":{"a":"eQ==","b":"eQ==\n"}}`)
+	if want := `"data":{"a":"eA==","b":"eQ=="}`; code != 201 || !strings.Contains(body, want) || strings.Contains(body, "stringData") {
+		t.Errorf("a create with stringData: %d %s, want 201 with %s and no stringData", code, body, want)
+	}
+	if want := `"type":"Opaque"`; !strings.Contains(body, want) {
+		t.Errorf("a create without a type: %s, want %s (the default)", body, want)
+	}
+	code, body = raw(t, srv, "PATCH", secrets+"/s", `{"stringData":{"c":"z"}}`)
+	if want := `"c":"eg=="`; code != 200 || !strings.Contains(body, want) || strings.Contains(body, "stringData") {
+		t.Errorf("a patch of stringData: %d %s, want 200 with %s and no stringData", code, body, want)
+	}
+	for _, data := range []string{"eA", "not base64!"} {
+		if code, body := raw(t, srv, "POST", secrets, `{"metadata":{"generateName":"s"},"data":{"a":"`+data+`"}}`); code != 400 || !strings.Contains(body, "illegal base64 data") {
+			t.Errorf("data %q: %d %s, want 400", data, code, body)
+		}
+	}
+	if code, body := raw(t, srv, "PATCH", secrets+"/s", `{"data":{"b":"!!"}}`); code != 422 {
+		t.Errorf("a patch to data that is not base64: %d %s, want 422", code, body)
 	}
 }

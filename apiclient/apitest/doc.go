@@ -92,7 +92,18 @@
 //     (Strict: 400 for a POST or PUT, 422 for a patch); an apply that carries
 //     one is a 500 in every mode. Quantities are canonical ("0.5" is "500m",
 //     "1024Mi" "1Gi"; a ResourceList's rounded up to a thousandth), and one
-//     that is not a quantity is 400.
+//     that is not a quantity is 400. Times are parsed and written as
+//     meta/v1's Time and MicroTime (which field is which, from the
+//     schemas: format date-time, the MicroTime type): a date-time in UTC
+//     to the second ("…+02:00" is "…Z"), a micro-time (a Lease's
+//     renewTime, an Event's eventTime) only with six fractional digits,
+//     written in UTC; one that does not parse is 400 in a body, 422 (its
+//     cause "patch") in a patch, 500 in an apply. So are bytes (format
+//     byte: a Secret's data) that are not base64; those that are are kept
+//     in standard base64 ("eA==\n" is "eA=="). A Secret's stringData is folded into its data
+//     (over a key of both) on every write, never stored, and its type
+//     defaults to Opaque. A PUT's body is decoded before its object is
+//     looked for.
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a
@@ -104,7 +115,9 @@
 //     name, or kind through a patch — is 400 (the kind 422); a create
 //     carrying a resourceVersion is 500, as etcd's store refuses it; a
 //     generateName is cut to 58 characters so that the name stays within
-//     63; a Lease's update must name its resourceVersion (422); a LIST at
+//     63; a Lease's update must name its resourceVersion (422); a PUT of
+//     a Lease, Service, Endpoints, Event or LimitRange that does not exist
+//     creates it (201), of any other kind is 404; a LIST at
 //     resourceVersion 0 is answered whole, whatever its limit; a GET or
 //     LIST at a version not yet reached is 504 with the cause
 //     ResourceVersionTooLarge and a Retry-After of 1. A DELETE of a
@@ -139,15 +152,13 @@
 //  1. No defaulting, little validation. The real server fills in a Deployment's
 //     strategy, a container's imagePullPolicy, a Pod's schedulerName and
 //     tolerations; apitest keeps what it was sent (a new Pod's status.phase
-//     Pending is the one default it gives). Nor does it refuse an invalid
+//     Pending and a Secret's type Opaque are the defaults it gives). Nor does it refuse an invalid
 //     object (a Deployment without a selector, a Pod without containers, a
 //     change of a Pod's containers), beyond a missing name, a taken one, a new
 //     finalizer on an object being deleted, a container without a name or an
 //     image, and a null where a stored CRD's schema wants a value. Values
-//     are checked only as quantities: a date-time or micro-time (a Lease's
-//     renewTime) is kept as sent, where the real server refuses one without
-//     its fractional digits and writes +02:00 as Z; a Secret's stringData is
-//     not folded into data, nor data checked as base64; a custom resource's
+//     are checked as quantities, times and base64 bytes only (Decoding,
+//     above); a custom resource's
 //     fields are not pruned by its CRD's schema (its unknown fields are
 //     kept, without a warning); a field given twice in a body is not told
 //     (kube-apiserver warns, and Strict refuses). Reason: each kind's

@@ -322,8 +322,19 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 	if name, _ := m["name"].(string); name != "" && name != t.name {
 		return nil, 0, fail(http.StatusBadRequest, "the name of the object (%s) does not match the name on the URL (%s)", name, t.name)
 	}
+	// The body is decoded first, as kube-apiserver does: a time that is
+	// none is 400 whether or not the object exists.
+	o, err := decoded(t, o, decodeBody)
+	if err != nil {
+		return nil, 0, err
+	}
 	old, err := l.find(t, st)
 	if err != nil {
+		if t.sub == "" && st.createOnUpdate {
+			o = st.roundTrip(o)
+			o.meta()["managedFields"] = trackUpdate(st, t, nil, o, manager, l.clock.Now()).encode()
+			return l.insert(t, st, o, false)
+		}
 		return nil, 0, err
 	}
 	rv, _ := m["resourceVersion"].(string)
@@ -332,9 +343,6 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 	}
 	if rv != "" && rv != old.meta()["resourceVersion"] {
 		return nil, 0, conflict(t)
-	}
-	if o, err = decoded(t, o, decodeBody); err != nil {
-		return nil, 0, err
 	}
 	o = st.roundTrip(o)
 	return l.commit(t, st, old, o, trackUpdate(st, t, old, o, manager, l.clock.Now()), viaUpdate)

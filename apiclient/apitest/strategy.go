@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
 )
@@ -31,6 +32,14 @@ type strategy struct {
 	// unconditional: an update without resourceVersion is allowed (it is not
 	// for custom resources: 422).
 	unconditional bool
+	// createOnUpdate: a PUT of an object that does not exist creates it
+	// (201), as kube-apiserver's AllowCreateOnUpdate: Leases, Services,
+	// Endpoints, Events, LimitRanges.
+	createOnUpdate bool
+	// secret: stringData is folded into data (base64), and type defaults to
+	// Opaque, before the object is stored or its fields tracked, as
+	// kube-apiserver's Secret strategy and defaulting.
+	secret bool
 	// deleteObject: an immediate DELETE answers the deleted object (Pods),
 	// not a Status naming it.
 	deleteObject bool
@@ -75,7 +84,14 @@ func (l *liveState) strategyFor(t target) strategy {
 		st.generation = true
 	case "leases.coordination.k8s.io":
 		st.unconditional = false // a lock: an update must name the version it read
-	case "namespaces", "services", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
+		st.createOnUpdate = true
+	case "secrets":
+		st.secret = true
+	case "endpoints", "events", "limitranges":
+		st.createOnUpdate = true
+	case "services":
+		st.status, st.createOnUpdate = true, true
+	case "namespaces", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
 		"certificatesigningrequests.certificates.k8s.io", "apiservices.apiregistration.k8s.io":
 		st.status = true
 	}
@@ -207,13 +223,29 @@ func (st strategy) generationMoves(old, o object) bool {
 // (omitempty) — though not an empty struct behind a pointer ("status": {} in
 // a CRD's subresources), so only the places the schema knows to be maps lose
 // {}. A custom resource is kept as sent, but for its metadata, which is an
-// ObjectMeta on every resource.
+// ObjectMeta on every resource. A Secret's stringData is folded into its
+// data, and its type defaults to Opaque.
 func (st strategy) roundTrip(o object) object {
 	if st.custom {
 		dropEmpties(o.meta(), objectMeta)
 		return o
 	}
 	dropEmpties(map[string]any(o), st.schema)
+	if st.secret && (o["type"] == nil || o["type"] == "") {
+		o["type"] = "Opaque" // core/v1's default
+	}
+	if sd, ok := o["stringData"].(map[string]any); ok && st.secret {
+		data, _ := o["data"].(map[string]any)
+		if data == nil {
+			data = map[string]any{}
+		}
+		for k, v := range sd {
+			text, _ := v.(string)
+			data[k] = base64.StdEncoding.EncodeToString([]byte(text))
+		}
+		o["data"] = data
+		delete(o, "stringData")
+	}
 	return o
 }
 

@@ -46,12 +46,15 @@ func TestElector_two_processes_with_one_identity_lead_one_at_a_time(t *testing.T
 }
 
 // A Lease whose renewTime cannot be decoded (written by hand) kept every
-// candidate a standby forever, warning at each read. It is held by someone
+// candidate a standby forever, warning at each read. kube-apiserver refuses
+// a renewTime that is no micro-time ("yesterday": 400), but keeps one an
+// hour west of Greenwich at the end of 9999 as year 10000, which the lease
+// package cannot read. It is held by someone
 // nobody can name until its resourceVersion has stayed unchanged for the
 // candidate's own LeaseDuration; then it is written over.
 func TestElector_takes_over_an_undecodable_lease_once_it_is_left_unchanged(t *testing.T) {
 	c := newCluster(t)
-	c.stored(`"holderIdentity":"x","leaseDurationSeconds":15,"renewTime":"yesterday"`)
+	c.stored(`"holderIdentity":"x","leaseDurationSeconds":15,"renewTime":"9999-12-31T23:30:00.000000-01:00"`)
 	b := c.start("b")
 	took := c.runUntil("led by b", 30*time.Second, b.e.IsLeader)
 	if took < 15*time.Second {

@@ -18,8 +18,6 @@ import (
 var knownDivergent = map[string]string{
 	"unknown-fields": "apitest's Divergences 1: a custom resource's fields are not pruned by its CRD's schema; a field given twice is not told",
 	"quantities":     "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
-	"times":          "apitest's Divergences 1: date-times and micro-times kept as sent",
-	"secrets":        "apitest's Divergences 1: stringData not folded into data, data not checked as base64",
 }
 
 // TestClasses runs, for each of difftest.Classes, generated sequences on

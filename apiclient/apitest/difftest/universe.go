@@ -41,11 +41,10 @@ var kinds = map[string]*kind{
 var kindNames = []string{"configmaps", "widgets", "deployments", "pods"}
 
 // extraNames are the resources only the classes' raw steps write (gen_class.go):
-// no watches, no marker, but cleaned up after a run. A Secret's type Opaque is
-// kube-apiserver's default (apitest's divergence 1), so the shape leaves it out.
+// no watches, no marker, but cleaned up after a run.
 var extraNames = []string{"leases", "secrets"}
 
-var secretShape = keep{"apiVersion": nil, "kind": nil, "metadata": nil, "data": nil, "stringData": nil, "immutable": nil}
+var secretShape = keep{"apiVersion": nil, "kind": nil, "metadata": nil, "data": nil, "stringData": nil, "type": nil, "immutable": nil}
 
 // crd defines widgets. Its schema keeps whatever spec and status hold
 // (x-kubernetes-preserve-unknown-fields), so lists are atomic and maps
