@@ -33,8 +33,9 @@ import (
 //
 // The live page (--ui) is told every hop as it happens; only the lines on
 // stderr wait for their step. A handler hop's backlog (how many notifications
-// wait for that handler's goroutine at that moment) is a matter of timing, and
-// is left out of the demo's lines. Safe for concurrent use.
+// wait for that handler's goroutine at that moment) and a queue hop's depth
+// (whether a worker has already taken what was just added) are matters of
+// timing, and are left out of the demo's lines. Safe for concurrent use.
 type storyOrder struct {
 	print func(string) // writes one line; called from flush only
 
@@ -58,13 +59,19 @@ func newStoryOrder(print func(string)) *storyOrder {
 // Trace takes one hop: ManagerOptions.Trace.
 func (o *storyOrder) Trace(e trace.Event) {
 	line := e.String()
-	if e.Stage == trace.Handler {
+	switch e.Stage {
+	case trace.Handler:
 		line = backlog.ReplaceAllString(line, "")
+	case trace.Queue:
+		line = depth.ReplaceAllString(line, "")
 	}
 	o.add(hop{e: e, line: line, lane: laneOf(e)})
 }
 
-var backlog = regexp.MustCompile(` backlog=[0-9]+$`)
+var (
+	backlog = regexp.MustCompile(` backlog=[0-9]+$`)
+	depth   = regexp.MustCompile(` depth=[0-9]+`)
+)
 
 // Write takes the log's lines (the demo's slog handler writes one record per
 // call): the worker's lane, where the reconciles log.
