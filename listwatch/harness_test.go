@@ -68,6 +68,9 @@ func newScenarioWith(t *testing.T, rec *recording.Recording, copts apiclient.Opt
 	if opts.IdleMargin == 0 {
 		opts.IdleMargin = 30 * time.Second
 	}
+	if opts.ServerVersion == nil && asksVersion(rec) {
+		opts.ServerVersion = c.ServerVersion // as an informer's Reflector is given it
+	}
 	sc.opts = opts
 	sc.r = listwatch.New(c.Resource(apiclient.Pods).Namespace(namespaceOf(rec)), sc.sinkLocked(), opts)
 	return sc

@@ -123,15 +123,29 @@ func sortedKeys(m map[string]*apiclient.Object) []string {
 
 // namespaceOf reads the namespace of the recording's first request.
 func namespaceOf(rec *recording.Recording) string {
-	if len(rec.Exchanges) == 0 {
-		return ""
+	for _, ex := range rec.Exchanges {
+		if ex.Target == "/version" { // asked before the list (Record, on 1.33+)
+			continue
+		}
+		_, rest, ok := strings.Cut(ex.Target, "/namespaces/")
+		if !ok {
+			return ""
+		}
+		ns, _, _ := strings.Cut(rest, "/")
+		return ns
 	}
-	_, rest, ok := strings.Cut(rec.Exchanges[0].Target, "/namespaces/")
-	if !ok {
-		return ""
+	return ""
+}
+
+// asksVersion reports whether rec holds the GET /version a default informer
+// asks before it lists (Record writes it on 1.33+).
+func asksVersion(rec *recording.Recording) bool {
+	for _, ex := range rec.Exchanges {
+		if ex.Target == "/version" {
+			return true
+		}
 	}
-	ns, _, _ := strings.Cut(rest, "/")
-	return ns
+	return false
 }
 
 // goldenLines compares lines with testdata/golden/NAME.golden, or rewrites it with -update.
