@@ -16,11 +16,7 @@ import (
 // before (kube-apiserver lists, then deletes), at the version of the last
 // write.
 func (l *liveState) deleteCollection(t target, q url.Values, opts deleteOptions) ([]byte, int, error) {
-	sel, err := parseSelector(q.Get("labelSelector"))
-	if err != nil {
-		return nil, 0, fail(http.StatusBadRequest, "%v", err)
-	}
-	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
+	sel, fields, err := selectorsOf(t, q)
 	if err != nil {
 		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}

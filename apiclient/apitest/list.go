@@ -22,11 +22,7 @@ import (
 // whenever an object follows it, even if the selectors will not pick it (the
 // API server's pages are read from storage before they are filtered).
 func (l *liveState) list(t target, q url.Values, metadataOnly bool) ([]byte, int, error) {
-	sel, err := parseSelector(q.Get("labelSelector"))
-	if err != nil {
-		return nil, 0, fail(http.StatusBadRequest, "%v", err)
-	}
-	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
+	sel, fields, err := selectorsOf(t, q)
 	if err != nil {
 		return nil, 0, fail(http.StatusBadRequest, "%v", err)
 	}
@@ -203,6 +199,19 @@ func labelsOf(o object) map[string]string {
 		out[k], _ = v.(string)
 	}
 	return out
+}
+
+// selectorsOf parses a request's labelSelector and fieldSelector, for the
+// LIST, the watch and the DELETE of a collection: what each matches, or the
+// first one's error (a 400 in each).
+func selectorsOf(t target, q url.Values) (labels, fields func(map[string]string) bool, err error) {
+	if labels, err = parseSelector(q.Get("labelSelector")); err != nil {
+		return nil, nil, err
+	}
+	if fields, err = parseFieldSelector(t.collection(), q.Get("fieldSelector")); err != nil {
+		return nil, nil, err
+	}
+	return labels, fields, nil
 }
 
 // parseSelector parses a labelSelector as the API server does (apiclient/selector):

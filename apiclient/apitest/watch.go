@@ -16,12 +16,7 @@ import (
 // clock), when the client leaves, or when the server closes. Periodic bookmarks are
 // not sent. While the resource is held (HoldWatch), its changes wait.
 func (l *liveState) watch(w http.ResponseWriter, r *http.Request, t target, q url.Values, metadataOnly bool) {
-	sel, err := parseSelector(q.Get("labelSelector"))
-	if err != nil {
-		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
-		return
-	}
-	fields, err := parseFieldSelector(t.collection(), q.Get("fieldSelector"))
+	sel, fields, err := selectorsOf(t, q)
 	if err != nil {
 		writeStatus(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
