@@ -100,9 +100,11 @@
 //
 // Workers start once each handler the controller registered (For, Owns, Watches) has been
 // given its informer's initial list (Registration.WaitForSync; informer's doc.go,
-// "Synced and resync", says what that means). They wait for this controller's
-// handlers only: on an informer shared with another controller, that one's slow
-// handler does not hold these workers back. On shutdown no new Request is taken
+// "Synced and resync", says what that means), and every other informer the Manager
+// holds has its initial list in its cache (a Reconcile may read any of them through a
+// Lister; an informer first asked for inside a running Reconcile is not waited for).
+// Of handlers, they wait for this controller's only: on an informer shared with
+// another controller, that one's slow handler does not hold these workers back. On shutdown no new Request is taken
 // and the ones in flight get ShutdownTimeout to finish, then their context is
 // cancelled; one that ignores the cancellation is left running after another
 // ShutdownTimeout, and Run returns an error saying so.
