@@ -27,8 +27,12 @@ import (
 // small allocations. The metadata that the pipeline reads on every event (keys,
 // resourceVersion, labels for indexes) is decoded once.
 //
-// An Object taken from a cache is shared: treat it as read-only, and Copy it before
-// changing it. The zero value is an empty object (Raw returns "{}").
+// A cache keeps one Object per object and hands out Copies: what an informer's
+// Get, List and ByIndex return and what its handlers are given is yours to change.
+// An index function sees the cache's own Object and must treat it as read-only
+// (a Transform sees an object before it is cached, and may reshape it). Copy is cheap: it copies the
+// metadata and shares the body, which nothing modifies. The zero value is an
+// empty object (Raw returns "{}").
 type Object struct {
 	TypeMeta
 	Metadata ObjectMeta

@@ -200,8 +200,9 @@ func (mi managedInformer) resolve() {
 }
 
 // managedInformer is an informer the Manager runs, with the key it was asked
-// for under and, for one the Manager built, its Reflector's health (nil for one
-// adopted with AddInformer).
+// for under and its source's health: the Reflector's, read through the
+// deferred source once Run settles it (nil when ManagerOptions.Source fills
+// the informer with something that reports none).
 type managedInformer struct {
 	*informer.Informer
 	key    InformerKey

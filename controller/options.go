@@ -24,8 +24,8 @@ type Options struct {
 	// resource this often, changed or not: the safety net for a world that
 	// drifted without an event (controller-runtime's SyncPeriod, client-go's
 	// resync). It is the one periodic setting; Result.RequeueAfter is a
-	// Reconcile's own request for one object. A resync passes no predicate
-	// (predicate.go says why).
+	// Reconcile's own request for one object. A resync is not put to the
+	// predicates: it always reaches Reconcile (predicate.go says why).
 	ResyncPeriod time.Duration
 	// ReconcileTimeout, when positive, is the deadline of each Reconcile's
 	// context (controller-runtime's ReconciliationTimeout). It is wall-clock time

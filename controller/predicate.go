@@ -22,13 +22,16 @@ import (
 // which passes no update of an unchanged object, would turn it off without a
 // word (controller-runtime's GenerationChangedPredicate does just that to its
 // SyncPeriod). Predicates decide which changes are worth a reconcile; a resync
-// is not a change.
+// is not a change. So every update a predicate is asked about is a real write,
+// with a new resourceVersion: comparing resourceVersions would pass them all,
+// which is why there is no such predicate here.
 type Predicate func(old, new *apiclient.Object) bool
 
 // GenerationChanged passes updates that changed metadata.generation: the spec,
 // for kinds whose server keeps a generation (custom resources with a status
 // subresource, Deployments, …). An object with no generation (0, as ConfigMaps
-// have) never changes it: watch those with ResourceVersionChanged.
+// have) never changes it: watch those with no predicate, or with one that reads
+// what you care about (LabelsChanged, AnnotationsChanged, your own).
 func GenerationChanged(old, new *apiclient.Object) bool {
 	return old.Metadata.Generation != new.Metadata.Generation
 }
@@ -41,12 +44,6 @@ func LabelsChanged(old, new *apiclient.Object) bool {
 // AnnotationsChanged passes updates that added, removed or changed an annotation.
 func AnnotationsChanged(old, new *apiclient.Object) bool {
 	return !maps.Equal(old.Metadata.Annotations, new.Metadata.Annotations)
-}
-
-// ResourceVersionChanged passes every real update and drops resyncs: every write
-// gives an object a new resourceVersion, and a resync replays the one it has.
-func ResourceVersionChanged(old, new *apiclient.Object) bool {
-	return old.Metadata.ResourceVersion != new.Metadata.ResourceVersion
 }
 
 // And passes an update that every one of ps passes (all of none: every update).

@@ -14,7 +14,7 @@ import (
 // The zero value is not usable: build one with NewDeltaFIFO. All methods are safe for
 // concurrent use.
 type DeltaFIFO[T any] struct {
-	gate[T]                      // the key, the store, and mu, which guards everything below
+	base[T]                      // the key, the store, and mu, which guards everything below
 	items   map[string]Deltas[T] // key → its deltas; never an empty Deltas
 	queue   []string             // keys in pop order; exactly the keys of items
 	peak    int                  // the longest queue since it was last empty
@@ -27,7 +27,7 @@ func NewDeltaFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *DeltaFIFO[T] {
 	if key == nil {
 		panic("fifo.NewDeltaFIFO: nil key function")
 	}
-	f := &DeltaFIFO[T]{gate: gate[T]{key: key, known: known}, items: make(map[string]Deltas[T])}
+	f := &DeltaFIFO[T]{base: base[T]{key: key, known: known}, items: make(map[string]Deltas[T])}
 	f.init()
 	return f
 }
@@ -155,7 +155,7 @@ func (f *DeltaFIFO[T]) shrinkLocked() {
 }
 
 // Len returns the number of keys waiting. It does not wait for a Pop in
-// progress (gate.depth).
+// progress (base.depth).
 func (f *DeltaFIFO[T]) Len() int { return int(f.depth.Load()) }
 
 // appendLocked adds d under its key, queuing the key if it is new. It is the only

@@ -10,7 +10,7 @@
 //	                          ^^^^
 //
 // listwatch writes through [Sink]: Add, Update and Delete for watch events, Replace
-// after every LIST. The informer (package controller) calls Resync on its resync
+// after every LIST. The informer (package controller/informer) calls Resync on its resync
 // timer, and Pop in a loop and, inside the process function, applies each [Delta] to the store
 // (package store), which the FIFO reads back through [KnownObjects] to find deletions.
 // A Delta carries the object's key, "namespace/name", the same key the store files it
@@ -97,9 +97,14 @@
 // reconciles. What it cannot give is a cache that was ever consistent as a whole, so
 // "my cache has seen resourceVersion N" means nothing, and a handler that looks at
 // other objects in the store may see one object's future next to another's past.
-// InOrderFIFO gives exactly the watch's order, so the cache always stands at some
-// resourceVersion. It does not cost more memory, since DeltaFIFO keeps every delta too;
-// it costs one process call per event instead of one per key.
+// InOrderFIFO gives exactly the watch's order, so after each watch event the cache
+// stands at a resourceVersion the server was at. A relist is the exception: Replace
+// queues a Replaced for each listed object and the tombstones after them, and while
+// those pop the cache is part old list, part new; it stands at the list's
+// resourceVersion again when the Bookmark the informer queues after the Replace
+// pops (which is what a reader waiting for a version waits for). It does not cost more memory, since
+// DeltaFIFO keeps every delta too; it costs one process call per event instead of one
+// per key.
 //
 // client-go added RealFIFO behind the InOrderInformers feature gate, on by default in
 // 1.33 (kubernetes#129568). The same change removed

@@ -14,7 +14,7 @@ import (
 // The zero value is not usable: build one with NewInOrderFIFO. All methods are safe
 // for concurrent use.
 type InOrderFIFO[T any] struct {
-	gate[T]            // the key, the store, and mu, which guards everything below
+	base[T]            // the key, the store, and mu, which guards everything below
 	items   []Delta[T] // in pop order
 }
 
@@ -25,7 +25,7 @@ func NewInOrderFIFO[T any](key KeyFunc[T], known KnownObjects[T]) *InOrderFIFO[T
 	if key == nil {
 		panic("fifo.NewInOrderFIFO: nil key function")
 	}
-	f := &InOrderFIFO[T]{gate: gate[T]{key: key, known: known}}
+	f := &InOrderFIFO[T]{base: base[T]{key: key, known: known}}
 	f.init()
 	return f
 }
@@ -163,7 +163,7 @@ func (f *InOrderFIFO[T]) Pop(ctx context.Context, process ProcessFunc[T]) error 
 }
 
 // Len returns the number of deltas waiting. It does not wait for a Pop in
-// progress (gate.depth).
+// progress (base.depth).
 func (f *InOrderFIFO[T]) Len() int { return int(f.depth.Load()) }
 
 func (f *InOrderFIFO[T]) appendLocked(d Delta[T]) {

@@ -22,7 +22,7 @@ import "github.com/kubewire/kubewire/apiclient"
 //
 // There is no Resync here: resyncing (handing handlers the cached objects again) is
 // the informer's job, which calls its FIFO's Resync on its own timer (package
-// controller); the Reflector only reports what the server said.
+// controller/informer); the Reflector only reports what the server said.
 type Sink interface {
 	Add(obj *apiclient.Object) error
 	Update(obj *apiclient.Object) error

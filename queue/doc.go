@@ -36,10 +36,12 @@
 //     cost one reconcile.
 //   - A key added while it is being processed is handed out again after Done: no
 //     change is lost, and no change is processed by two workers at once.
-//   - Keys come out in the order they became queued: the first Add of an idle key
-//     puts it at the back, and later Adds while it waits keep its place. A key added
-//     again while it is being processed goes to the back at Done, behind keys added
-//     after it.
+//   - Within a priority, keys come out in the order they became queued: the first
+//     Add of an idle key puts it at the back, and later Adds while it waits keep its
+//     place. A key added again while it is being processed goes to the back at
+//     Done, behind keys added after it. Keys added with AddLowPriority come out
+//     only when no normal key waits, and a plain Add of a key waiting at low
+//     priority moves it to the back of the normal ones (priority.go).
 //   - AddAfter(key, d) adds key once d has passed; if key is already waiting there,
 //     the earlier time wins. However many keys wait, the queue keeps one timer and
 //     starts no goroutine.

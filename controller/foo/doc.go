@@ -8,9 +8,10 @@
 //	                                                    ^^^^^^^^^^ a user of it, as your operator would be
 //
 // `kubewire run foo` runs it (--install-crd creates the CRD when the server does
-// not serve it; crd.go builds it from the Foo type). With --shards, several replicas share the Foos
-// (package sharding); the Foos informer is asked for Sharded, the Deployments
-// informer is not, since a Foo's Deployment hashes apart from its Foo.
+// not serve it; crd.go builds it from the Foo type). With --shards, several
+// replicas share the Foos (package sharding): the resource a controller is For
+// is cached and reconciled by shares, the Deployments are cached whole on
+// every replica, since a Foo's Deployment hashes apart from its Foo.
 //
 // # What it does
 //
@@ -30,23 +31,24 @@
 //
 // # Walking through it
 //
-// Setup (foo.go) is the wiring, five calls:
+// Setup (foo.go) is the wiring, one builder chain and two reads:
 //
-//  1. m.Informer(Foos, …) and m.Informer(Deployments, …): two caches, shared
-//     with any other controller of the process that asks for the same.
-//  2. informer.NewLister[Foo] and [builtin.Deployment]: the caches read as Go
-//     structs (Foo of our own, Deployment from package apiclient/builtin), each
-//     object decoded once, however often it is read.
-//  3. events.NewRecorder, run by the Manager (AddRunner): Eventf never blocks a
-//     reconcile.
-//  4. ctrl.Watch(foos, nil, GenerationChanged): a Foo's own Request, but only
-//     for spec changes — the controller's status writes do not move the
-//     generation, so they do not wake it.
-//  5. ctrl.Watch(deployments, …): any change to a Deployment a Foo controls —
-//     deleted or scaled by hand, its status moved — reconciles that Foo
-//     (ToOwner), and so does any change to a Deployment a Foo asks for by name,
-//     found with an index on the Foos (byDeployment): when someone else's
-//     Deployment in the way is deleted, the Foo creates its own at once.
+//  1. controller.New(m, "foo", …).For(Foos, WithPredicates(GenerationChanged)):
+//     a Foo's own Request, but only for spec changes — the controller's status
+//     writes do not move the generation, so they do not wake it.
+//  2. .Owns(Deployments): any change to a Deployment a Foo controls — deleted
+//     or scaled by hand, its status moved — reconciles that Foo (the owner
+//     reference with controller=true leads back to it).
+//  3. .Watches(Deployments, ToIndexed(…, byDeployment)) with m.Index on the
+//     Foos: any change to a Deployment a Foo asks for by name reconciles that
+//     Foo, controlled or not — when someone else's Deployment in the way is
+//     deleted, the Foo creates its own at once.
+//  4. controller.Lister[Foo] and [builtin.Deployment]: the Manager's caches
+//     read as Go structs (Foo of our own, Deployment from package
+//     apiclient/builtin), each object decoded once, however often it is read.
+//  5. m.Recorder: an Event recorder the Manager runs; Eventf never blocks a
+//     reconcile. Complete(r) checks the wiring; the
+//     Manager's Run starts the caches, then the workers.
 //
 // Reconcile is level-based: it is told only which Foo, reads the Foo and its
 // Deployment from the caches as they are now, and writes only what differs:
@@ -83,7 +85,7 @@
 // Its controller.go is 421 lines (264 without comments and blank lines), on top
 // of generated clientset, informers and listers for Foo; foo.go and reconcile.go
 // are 221 (163), with no generated code. What it spells out, kubewire does
-// once: the worker loop, the queue, waiting for sync, the owner lookup (ToOwner),
+// once: the worker loop, the queue, waiting for sync, the owner lookup (Owns),
 // the event broadcaster, copying before writing status. It updates the
 // Deployment with a PUT of a whole object it built; this controller applies it,
 // conditionally. It retries ErrResourceExists with backoff, up to 1000 s

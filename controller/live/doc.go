@@ -16,10 +16,11 @@
 // The page is told two things, and invents nothing. The counts come from
 // controller.Manager.Pipeline, which reads each stage's own numbers (the same
 // values /metrics serves). The hops come from the trace: every stage already
-// narrates each object it handles in one line ("fifo pop Updated demo/web-2
-// rv=7"), and ManagerOptions.Trace hands those lines to Hub.Trace. The Hub
-// reads a line (hop.go: stage, verb, key) and explains it in one sentence with
-// the file that does it — the tutorial, one hop at a time.
+// reports each object it handles as a trace.Event (stage, verb, key,
+// resourceVersion, …; --trace prints it as one line, "fifo pop Updated
+// demo/web-2 rv=7"), and ManagerOptions.Trace hands those Events to Hub.Trace.
+// The Hub reads an Event's fields, never its text (hop.go), and explains it in
+// one sentence with the file that does it — the tutorial, one hop at a time.
 //
 // # The whole move
 //
@@ -54,9 +55,9 @@
 //
 // # Guarantees
 //
-//   - With no page open, a hop costs the trace line (formatted by the stage, as
-//     --trace does), a lock, and a slot in a ring of 8,192: no parsing, no
-//     allocation beyond the line. The counts are read only for an open page, at
+//   - With no page open, a hop costs a lock and a copy of its Event into a
+//     slot of a ring of 8,192: nothing formatted, nothing allocated; the line
+//     and the sentence are made only when a page reads the hop. The counts are read only for an open page, at
 //     most 4 times a second. Measured in README: side-by-side sync with --ui and
 //     no page open.
 //   - Memory is bounded: 8,192 hops remembered, 32 pages at once (the 33rd

@@ -13,16 +13,17 @@
 // and ignores everything but status in writes to …/NAME/status. A controller
 // owns the status; users own the spec. Update sends
 //
-//	PATCH /apis/samplecontroller.k8s.io/v1alpha1/namespaces/demo/foos/example-foo/status
+//	PATCH /apis/example.com/v1/namespaces/demo/widgets/w1/status
 //	Content-Type: application/merge-patch+json
-//	{"status":{"availableReplicas":1,"observedGeneration":4}}
+//	{"status":{"readyReplicas":1,"observedGeneration":4}}
 //
 // — and nothing at all when the status the controller computed equals the one
 // the object has: a reconcile that changes nothing writes nothing, so it wakes
 // nobody (every write is a watch event for every informer of the kind, this
 // controller's included).
 //
-// observedGeneration tells a reader which spec the status describes: the
+// observedGeneration, where a kind's status has one (a Deployment's does; the Foo
+// of package foo has none), tells a reader which spec the status describes: the
 // metadata.generation the controller acted on. `kubectl rollout status` waits for
 // it to reach the generation; so can a user.
 //

@@ -22,7 +22,7 @@ type syncState struct {
 
 func (s *syncState) synced() bool { return s.replaced && s.pending == 0 }
 
-// firstReplaceDone is called at the end of every Replace (gate.replace) with the
+// firstReplaceDone is called at the end of every Replace (base.replace) with the
 // queue length.
 func (s *syncState) firstReplaceDone(queued int) {
 	if !s.replaced {
@@ -40,15 +40,15 @@ func (s *syncState) popped() (initial bool) {
 	return initial
 }
 
-// gate is the part of a FIFO both FIFOs share: the key function, the store the
+// base is the part of a FIFO both FIFOs share: the key function, the store the
 // queue consults, the lock, the condition Pop waits on, the closed flag and the
-// sync count. Its exported methods are the FIFOs'. The zero gate is not ready:
+// sync count. Its exported methods are the FIFOs'. The zero base is not ready:
 // call init once.
-type gate[T any] struct {
+type base[T any] struct {
 	key   KeyFunc[T]
 	known KnownObjects[T] // may be nil: then nothing is known beyond the queue
 
-	mu     sync.Mutex // guards closed, sync, and the FIFO that embeds the gate
+	mu     sync.Mutex // guards closed, sync, and the FIFO that embeds the base
 	cond   sync.Cond  // signalled when an item is queued or the queue closes; L is &mu
 	closed bool
 	sync   syncState
@@ -63,7 +63,7 @@ type gate[T any] struct {
 // write is how both FIFOs' Add and Update (and InOrderFIFO's Delete) queue obj:
 // key it outside the lock, then, unless the queue is closed, hand q a delta of type
 // t. q is the FIFO itself, which decides where the delta goes.
-func (g *gate[T]) write(q interface{ appendLocked(Delta[T]) }, t DeltaType, obj T) error {
+func (g *base[T]) write(q interface{ appendLocked(Delta[T]) }, t DeltaType, obj T) error {
 	k, err := g.key(obj)
 	if err != nil {
 		return fmt.Errorf("fifo: %s: key: %w", t, err)
@@ -82,7 +82,7 @@ func (g *gate[T]) write(q interface{ appendLocked(Delta[T]) }, t DeltaType, obj 
 // unchanged), then, unless the queue is closed, call locked under the lock with
 // the keys, in list order, and the set of them, and count what q then holds
 // for HasSynced. What locked queues, and in which order, is the FIFO's.
-func (g *gate[T]) replace(q interface{ lenLocked() int }, list []T, locked func(keys []string, listed map[string]struct{})) error {
+func (g *base[T]) replace(q interface{ lenLocked() int }, list []T, locked func(keys []string, listed map[string]struct{})) error {
 	keys, listed, err := keysOf(g.key, list)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ func keysOf[T any](key KeyFunc[T], list []T) ([]string, map[string]struct{}, err
 // resync is both FIFOs' Resync: under the lock, unless the queue is closed, a Sync
 // delta with the stored object for every key the store knows and q does not report
 // queued, in sorted key order. With no known objects it does nothing.
-func (g *gate[T]) resync(q interface {
+func (g *base[T]) resync(q interface {
 	appendLocked(Delta[T])
 	queuedLocked() func(key string) bool
 }) error {
@@ -146,7 +146,7 @@ func (g *gate[T]) resync(q interface {
 // HasSynced reports whether the first Replace has happened and every item it left
 // queued (a key in DeltaFIFO, a delta in InOrderFIFO) has been popped. Writes before
 // the first Replace do not count.
-func (g *gate[T]) HasSynced() bool {
+func (g *base[T]) HasSynced() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.sync.synced()
@@ -155,14 +155,14 @@ func (g *gate[T]) HasSynced() bool {
 // Close closes the queue: writes fail with ErrClosed from now on, and Pop, once it
 // has handed out what was queued, returns ErrClosed. A Pop waiting on an empty queue
 // wakes.
-func (g *gate[T]) Close() {
+func (g *base[T]) Close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
 	g.cond.Broadcast()
 }
 
-func (g *gate[T]) init() { g.cond.L = &g.mu }
+func (g *base[T]) init() { g.cond.L = &g.mu }
 
 // waitLocked blocks until q has an item, the queue is closed, or ctx is done. g.mu is
 // held on entry and on return. A sync.Cond cannot select on a channel, so a cancellable
@@ -172,7 +172,7 @@ func (g *gate[T]) init() { g.cond.L = &g.mu }
 //
 // A closed queue still hands out what it holds: Close stops new writes, not the drain.
 // A done ctx wins over both, so that cancelling stops an informer at once.
-func (g *gate[T]) waitLocked(ctx context.Context, q interface{ lenLocked() int }) error {
+func (g *base[T]) waitLocked(ctx context.Context, q interface{ lenLocked() int }) error {
 	var stop func() bool
 	defer func() {
 		if stop != nil {
