@@ -126,8 +126,7 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 	}
 	start := func(name string, releaseOnCancel bool) *replica {
 		// Each replica is a process of its own, with a client of its own: a
-		// Manager hooks its client's OnRequest, which must happen before the
-		// client's first request (a shared client was a data race).
+		// Manager adopts its client, and a client has one owner.
 		rc, _ := realtest.Client(t, apiclient.Options{})
 		m, err := controller.NewManager(rc, controller.ManagerOptions{Namespace: ns, Log: quiet,
 			LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: ns, Identity: name}, Name: leaseName, ReleaseOnCancel: releaseOnCancel}})

@@ -23,11 +23,11 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 	// The REST client: a LIST, a watch, a conflict, and a refused connection.
 	rest := metrics.RESTClient(reg)
 	for _, r := range []apiclient.RequestInfo{
-		{Verb: "GET", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?limit=500", Code: 200, Took: 42 * time.Millisecond},
-		{Verb: "GET", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?watch=true", Code: 200, Took: 3 * time.Millisecond},
-		{Verb: "PUT", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 409, Took: 7 * time.Millisecond},
-		{Verb: "PUT", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 200, Took: 9 * time.Millisecond},
-		{Verb: "PATCH", URL: "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments/tools", Code: 0, Took: 30 * time.Second},
+		{Verb: "GET", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?limit=500", Code: 200, Took: 42 * time.Millisecond},
+		{Verb: "GET", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?watch=true", Code: 200, Took: 3 * time.Millisecond},
+		{Verb: "PUT", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 409, Took: 7 * time.Millisecond},
+		{Verb: "PUT", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 200, Took: 9 * time.Millisecond},
+		{Verb: "PATCH", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments/tools", Code: 0, Took: 30 * time.Second},
 	} {
 		rest(context.Background(), r)
 	}
