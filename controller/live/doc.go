@@ -14,8 +14,10 @@
 //	controller.Manager.Pipeline ─────▶ the counts of every stage
 //
 // The page is told two things, and invents nothing. The counts come from
-// controller.Manager.Pipeline, which reads each stage's own numbers (the same
-// values /metrics serves). The hops come from the trace: every stage already
+// controller.Manager.Pipeline, which reads each stage's own numbers through
+// the walker /metrics reads too, and names each after its /metrics series
+// (package pipeline: the queue's "delayed" is what AddAfter holds, every
+// AddAfter, not only retries). The hops come from the trace: every stage already
 // narrates each object it handles in one line ("fifo pop Updated demo/web-2
 // rv=7"), and ManagerOptions.Trace hands those lines to Hub.Trace. The Hub
 // reads a line (hop.go: stage, verb, key) and explains it in one sentence with

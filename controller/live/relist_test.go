@@ -93,7 +93,7 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 			s.Informers[0].Store.ResourceVersion == s.Informers[0].Reflector.ResourceVersion
 	})
 	r, st := s.Informers[0].Reflector, s.Informers[0].Store
-	if r.Relists != 1 || r.Events != 4 {
+	if r.Relists != 1 || r.Received != 4 {
 		t.Errorf("reflector: %+v; want 1 relist, 4 objects received (a; b; a and b again)", r)
 	}
 	if st.Objects != 2 || st.ResourceVersion != srv.ResourceVersion() {
