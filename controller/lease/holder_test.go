@@ -157,6 +157,34 @@ func TestHolder_RenewTimeout_is_what_is_left_of_the_deadline_or_a_retry(t *testi
 	}
 }
 
+// The one renew policy's wait: a RetryPeriod, cut short at the renew
+// deadline when that comes sooner; a RetryPeriod before the first write and
+// once the deadline has passed.
+func TestHolder_RetryWait_is_a_retry_cut_short_at_the_deadline(t *testing.T) {
+	e := newEnv(t)
+	h := e.holder("a", 15*time.Second) // RenewDeadline 10 s
+	retry := 3 * time.Second
+	start := e.clock.Now()
+	if got := h.RetryWait(start, retry); got != retry {
+		t.Fatalf("before the first write: %s, want the retry %s", got, retry)
+	}
+	if _, err := h.Renew(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ at, want time.Duration }{
+		{0, retry},
+		{7 * time.Second, retry},
+		{8 * time.Second, 2 * time.Second},
+		{9*time.Second + 500*time.Millisecond, 500 * time.Millisecond},
+		{10 * time.Second, retry},
+		{time.Minute, retry},
+	} {
+		if got := h.RetryWait(start.Add(tt.at), retry); got != tt.want {
+			t.Errorf("at +%s: %s, want %s", tt.at, got, tt.want)
+		}
+	}
+}
+
 // Release and Delete touch only a Lease the holder still holds.
 func TestHolder_release_and_delete_touch_only_their_own(t *testing.T) {
 	e := newEnv(t)
