@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Derive leaves the client it derives from as it was: a request through it is
@@ -29,7 +30,7 @@ func TestClient_Derive_adds_an_observer_and_changes_nothing_of_the_original(t *t
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.Derive(apiclient.Derived{Clock: apitest.NewClock(), Observer: apiclient.Observer{Answered: tell("derived")}})
+	d := c.Derive(apiclient.Derived{Clock: clock.NewFake(), Observer: apiclient.Observer{Answered: tell("derived")}})
 	_, _ = c.Resource(apiclient.ConfigMaps).Namespace("default").Get(context.WithValue(context.Background(), ctxKey{}, "c"), "a")
 	_, _ = d.Resource(apiclient.ConfigMaps).Namespace("default").Get(context.WithValue(context.Background(), ctxKey{}, "d"), "b")
 	if want := []string{"own a c", "own b d", "derived b d"}; !slices.Equal(told, want) {
@@ -61,7 +62,7 @@ func TestClient_Adopt_makes_the_client_itself_its_owners_once(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := c.Derive(apiclient.Derived{})
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	if err := c.Adopt("test", apiclient.Derived{Clock: clock, Observer: apiclient.Observer{Answered: tell("owner")}}); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
@@ -240,7 +240,7 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 		}
 	}
 
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	start := clock.Now()
 	// One clock for the whole Manager: its Reflectors arm timers on it too, so
 	// the test waits for the queue to hold the retry, not for any timer.

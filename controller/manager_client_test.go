@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/trace"
@@ -39,7 +40,7 @@ func TestManager_its_client_waits_on_its_clock_and_logs_to_its_logger(t *testing
 	defer ts.Close()
 	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Source: "test"}, apiclient.Options{})
 	must(t, err)
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	var logs syncBuffer
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "default", Clock: clock, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	must(t, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 )
 
@@ -27,7 +28,7 @@ func TestManager_the_page_and_metrics_report_the_same_values(t *testing.T) {
 	}
 	c, err := srv.Client(apiclient.Options{})
 	must(t, err)
-	clock := apitest.NewClock() // the retry's backoff never comes due
+	clock := clock.NewFake() // the retry's backoff never comes due
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Clock: clock})
 	must(t, err)
 	reconciled := make(chan string, 2)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/apitest/golden"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
 )
@@ -33,7 +33,7 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 	}
 
 	// Two controllers' workqueues, on one fake clock.
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	pods := queue.New(queue.Config[string]{Clock: clock})
 	deployments := queue.New(queue.Config[string]{Clock: clock})
 	metrics.Workqueue(reg, "pods", pods.Metrics)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/lease"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestRun_a_failing_renewal_is_tried_again_at_the_renew_deadline(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	start := clock.Now()
 	attempts := make(chan time.Duration, 16)
 	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
