@@ -176,12 +176,7 @@ func TestLogFrom_a_Reconcile_logs_with_its_controller_and_Request(t *testing.T) 
 			return controller.Result{}, nil
 		}))
 	must(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	<-reconciled
-	cancel()
-	must(t, <-done)
+	runUntil(t, m, func() { <-reconciled })
 	if !strings.Contains(logs.String(), `msg=reconciling controller=cms request=demo/a`) {
 		t.Fatalf("no line of the Reconcile with its controller and Request:\n%s", logs.String())
 	}

@@ -41,13 +41,7 @@ func TestManager_the_page_and_metrics_report_the_same_values(t *testing.T) {
 			return controller.Result{}, nil
 		}))
 	must(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	<-reconciled
-	<-reconciled
-	cancel()
-	must(t, <-done)
+	runUntil(t, m, func() { <-reconciled; <-reconciled })
 
 	p := m.Pipeline()
 	var page strings.Builder
@@ -138,4 +132,16 @@ func parseSeries(t *testing.T, page string) map[string]float64 {
 		out[key] = v
 	}
 	return out
+}
+
+// runUntil runs m until until returns, then stops it and waits for Run to
+// return (an error fails the test).
+func runUntil(t *testing.T, m *controller.Manager, until func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }() // waited for below
+	until()
+	cancel()
+	must(t, <-done)
 }
