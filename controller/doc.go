@@ -334,6 +334,9 @@
 //     at most StaleWaitLimit after that write's answer, and never again for
 //     that write once given up on.
 //   - Failing work is never dropped unless MaxRetries asks for it.
+//   - Every request made through the client NewManager was given, by anyone,
+//     from then on, is the Manager's: counted on /metrics, noted for RBAC,
+//     followed by the staleness guard, traced. A client has one Manager.
 //   - Manager.Run returns only after every goroutine it started has returned. With
 //     leader election, controllers run only while this replica holds the Lease;
 //     the informers run always, so a standby takes over with a warm cache.
@@ -392,6 +395,9 @@
 //     every controller (kube-controller-manager counts them in a metric of
 //     each controller's own). Like client-go's, a comparison that cannot be
 //     made (opaque versions) does not hold a turn back.
+//   - The Manager adopts the client it is given; controller-runtime's builds
+//     its own from a rest.Config (manager.GetClient), so the client a program
+//     made before it is a second, unobserved one — the seam adoption closes.
 //   - WaitForOwnWrites is controller-runtime v0.25's read-your-own-writes client
 //     (EnableReadYourWritesConsistency) as one explicit call, on a Lister or an
 //     Informer, rather than on every cached read.
