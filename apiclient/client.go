@@ -26,19 +26,29 @@ const Version = "0.1.0"
 type Client struct {
 	base       *url.URL
 	http       *http.Client
-	limiter    *tokenBucket
 	userAgent  string
 	maxRetries int
-	clock      Clock
 	namespace  string
-	onWarning  func(string)
-	log        *slog.Logger // Options.Log, or slog.Default()
 	listLimits ListLimits
 
-	observer Observer // fixed at New (or Derive): nothing changes it after
-	opts     Options  // as New completed them, for Derive
+	// set is what the client does with its requests: fixed at New (or
+	// Derive), replaced once by Adopt. A request reads it once, as it starts,
+	// so nothing changes under a request in flight.
+	set     atomic.Pointer[settings]
+	adopted atomic.Bool
 
 	*shared // what a Client and those Derived from it have in common
+}
+
+// settings is what a Client does with its requests: the clock it waits on,
+// where it logs, whom it tells.
+type settings struct {
+	clock     Clock
+	log       *slog.Logger // Options.Log, or slog.Default()
+	onWarning func(string)
+	limiter   *tokenBucket // nil: no client-side limit
+	observer  Observer
+	opts      Options // as New completed them, for Derive and Adopt
 }
 
 // shared is what a Client and the clients Derived from it have in common:
@@ -121,6 +131,7 @@ func bothWrites(first, second func(context.Context, WriteInfo) func(*Object, err
 type RequestInfo struct {
 	Verb string // GET, POST, … (the HTTP method)
 	URL  string // with the query; no credentials
+	Host string // the API server's host[:port], as the client was configured with it
 	Code int    // the HTTP status code; 0 when the request failed in transport, or not answered yet (Observer.Sent)
 	Took time.Duration
 
@@ -232,42 +243,31 @@ func build(base *url.URL, hc *http.Client, ns string, opts Options, sh *shared) 
 		http:       hc,
 		userAgent:  opts.UserAgent,
 		maxRetries: opts.MaxRetries,
-		clock:      opts.Clock,
 		namespace:  ns,
-		onWarning:  opts.OnWarning,
-		log:        opts.Log,
 		listLimits: opts.ListLimits.withDefaults(),
-		observer:   opts.Observer,
-		opts:       opts,
 		shared:     sh,
 	}
-	if c.onWarning == nil {
-		c.onWarning = (&warnings{log: opts.Log}).warn
-	}
-	if opts.QPS > 0 {
-		c.limiter = newTokenBucket(opts.QPS, opts.Burst, opts.Clock)
-	}
+	c.set.Store(settingsOf(opts))
 	return c
 }
 
-// Derived is what Derive changes of a Client: each field that is set replaces
-// the client's; Observer is told of requests after the client's own.
-type Derived struct {
-	Clock    Clock
-	Log      *slog.Logger
-	Observer Observer
+// settingsOf makes the settings of completed options.
+func settingsOf(opts Options) *settings {
+	s := &settings{clock: opts.Clock, log: opts.Log, onWarning: opts.OnWarning, observer: opts.Observer, opts: opts}
+	if s.onWarning == nil {
+		s.onWarning = (&warnings{log: opts.Log}).warn
+	}
+	if opts.QPS > 0 {
+		s.limiter = newTokenBucket(opts.QPS, opts.Burst, opts.Clock)
+	}
+	return s
 }
 
-// Derive returns a client for one owner — a controller.Manager takes one of
-// the client it is given — that shares c's connections and what discovery
-// learned, but waits on d.Clock, logs to d.Log (the server's warnings, unless
-// Options.OnWarning was set, and the waits it asks for) and tells d.Observer
-// of its requests too. c itself is left as it was: whoever else uses it sees
-// no difference, and nothing is changed under a request in flight. With a
-// Clock of its own, the derived client has a rate limiter of its own (QPS and
-// Burst as c's).
-func (c *Client) Derive(d Derived) *Client {
-	opts := c.opts
+// derived is s changed by d: d's Clock and Log replace s's where set, d's
+// Observer is told after s's. The rate limiter stays s's unless the clock
+// changes (a bucket waits on one clock).
+func (s *settings) derived(d Derived) *settings {
+	opts := s.opts
 	if d.Clock != nil {
 		opts.Clock = d.Clock
 	}
@@ -275,18 +275,61 @@ func (c *Client) Derive(d Derived) *Client {
 		opts.Log = d.Log
 	}
 	opts.Observer = opts.Observer.Then(d.Observer)
-	out := build(c.base, c.http, c.namespace, opts, c.shared)
+	out := settingsOf(opts)
 	if d.Clock == nil {
-		out.limiter = c.limiter // one bucket for both: the same clock
+		out.limiter = s.limiter // one bucket for both: the same clock
 	}
 	return out
 }
 
-// Clock is the clock the client waits on (Options.Clock, or RealClock).
-func (c *Client) Clock() Clock { return c.clock }
+// Derived is what Derive (and Adopt) changes of a Client: each field that is
+// set replaces the client's; Observer is told of requests after the client's own.
+type Derived struct {
+	Clock    Clock
+	Log      *slog.Logger
+	Observer Observer
+}
 
-// Log is the logger the client writes to (Options.Log, or slog.Default()).
-func (c *Client) Log() *slog.Logger { return c.log }
+// Derive returns a client for one use — the command's -v 6 request log, a
+// test's observer, a second controller.Manager's own client — that shares c's connections and what discovery
+// learned, but waits on d.Clock, logs to d.Log (the server's warnings, unless
+// Options.OnWarning was set, and the waits it asks for) and tells d.Observer
+// of its requests too. c itself is left as it was: whoever else uses it sees
+// no difference, and nothing is changed under a request in flight. With a
+// Clock of its own, the derived client has a rate limiter of its own (QPS and
+// Burst as c's).
+func (c *Client) Derive(d Derived) *Client {
+	s := c.set.Load().derived(d)
+	out := build(c.base, c.http, c.namespace, s.opts, c.shared)
+	out.set.Store(s)
+	return out
+}
+
+// Adopt makes c its owner's — a controller.Manager adopts the client it is
+// given — once: from then on c itself waits on d.Clock, logs to d.Log (each
+// where set) and tells d.Observer of its requests after its own Observer, as
+// a client Derived with d would, and so does every client Derived from c
+// afterwards. So whoever holds c, and whatever they hand it to, makes requests
+// the owner sees: none can be made around it by using the client the owner
+// was given instead of one it hands out. Requests already in flight finish as
+// they began. A second Adopt is an error, and changes nothing: two owners'
+// observers would each count, trace and guard the other's requests as their
+// own. Clients Derived from c before it was adopted are not the owner's.
+func (c *Client) Adopt(owner string, d Derived) error {
+	if !c.adopted.CompareAndSwap(false, true) {
+		return fmt.Errorf("apiclient: the client has an owner already; %s needs a client of its own (New, or Derive from one no owner has adopted yet)", owner)
+	}
+	c.set.Store(c.set.Load().derived(d))
+	return nil
+}
+
+// Clock is the clock the client waits on (Options.Clock, or RealClock; its
+// owner's once adopted, Adopt).
+func (c *Client) Clock() Clock { return c.set.Load().clock }
+
+// Log is the logger the client writes to (Options.Log, or slog.Default();
+// its owner's once adopted, Adopt).
+func (c *Client) Log() *slog.Logger { return c.set.Load().log }
 
 // Namespace is the config's namespace ("default" when it names none): where
 // namespaced calls go when the caller has no better idea.

@@ -94,8 +94,11 @@
 //     apart from one the server answered: IsUnreachable.
 //   - What a Client is told to do with its requests — its Observer, Clock and
 //     logger — is fixed when it is made (New, or Derive, which leaves the
-//     client it derives from unchanged): nothing changes under a request in
-//     flight. An Observer is told what the caller asked (verb, resource,
+//     client it derives from unchanged), and changed at most once after, by
+//     Adopt (a controller.Manager adopts the client it is given, so that no
+//     request made through it escapes the Manager; a second Adopt is an
+//     error). A request reads them once, as it starts: nothing changes under
+//     a request in flight. An Observer is told what the caller asked (verb, resource,
 //     namespace, name, subresource) with the caller's context, never a URL to
 //     parse back.
 //   - Discovery is cached per Client (and the clients Derived from it) until

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // configMap is what this manager decides of a ConfigMap: nothing else is sent.
@@ -21,7 +22,7 @@ func (*configMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 // Server-side apply of a typed value: the first apply creates the object, the
 // next one changes it; either way the value sent is the manager's whole intent.
 func ExampleTyped_Apply() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	cms := apiclient.NewTyped[configMap](client).Namespace("demo")

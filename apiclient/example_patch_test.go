@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Every write takes a value of your own, as well as JSON bytes: Create the
@@ -13,7 +14,7 @@ import (
 // changes. A merge patch is the part of the object to change, so the struct
 // for it declares that part and omits the rest (omitempty).
 func ExampleResourceClient_Patch() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	cms := client.Resource(apiclient.ConfigMaps).Namespace("demo")

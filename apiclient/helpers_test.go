@@ -6,24 +6,24 @@ import (
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 )
 
 // newServer starts a TLS test server with handler and returns a Client for it, with
 // rate limiting off and a fake clock, so tests never wait for real.
-func newServer(t testing.TB, handler http.HandlerFunc) (*apiclient.Client, *apitest.Clock) {
+func newServer(t testing.TB, handler http.HandlerFunc) (*apiclient.Client, *clock.Fake) {
 	t.Helper()
 	return newServerWith(t, apiclient.Options{}, handler)
 }
 
 // newServerWith is newServer with client options (Transport, QPS and Clock are
 // the test's).
-func newServerWith(t testing.TB, opts apiclient.Options, handler http.HandlerFunc) (*apiclient.Client, *apitest.Clock) {
+func newServerWith(t testing.TB, opts apiclient.Options, handler http.HandlerFunc) (*apiclient.Client, *clock.Fake) {
 	t.Helper()
 	ts := httptest.NewTLSServer(handler)
 	t.Cleanup(ts.Close)
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	opts.Transport, opts.QPS, opts.Clock = ts.Client().Transport, -1, clock
 	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Namespace: "default", Source: "test"}, opts)
 	if err != nil {

@@ -80,9 +80,9 @@ func (r request) action() string {
 	return strings.ToLower(r.verb)
 }
 
-// info is what the Observer's Sent and Answered are told of r, sent to u.
-func (r request) info(u string) RequestInfo {
-	return RequestInfo{Verb: r.verb, URL: u, Action: r.action(), Resource: r.on.res,
+// info is what the Observer's Sent and Answered are told of r, sent to u on host.
+func (r request) info(host, u string) RequestInfo {
+	return RequestInfo{Verb: r.verb, URL: u, Host: host, Action: r.action(), Resource: r.on.res,
 		Namespace: r.on.namespace, Name: r.on.name, Subresource: r.on.subresource}
 }
 
@@ -113,13 +113,14 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	u.Path = p
 	u.RawQuery = r.query.Encode()
 	where := u.Redacted()
+	set := c.set.Load() // one request, one set of settings, even if Adopt comes in between
 	for attempt := 0; ; attempt++ {
-		if c.limiter != nil && !r.watch {
-			if err := c.limiter.Wait(ctx); err != nil {
+		if set.limiter != nil && !r.watch {
+			if err := set.limiter.Wait(ctx); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", r.verb, where, err)
 			}
 		}
-		resp, err := c.send(ctx, r, u.String())
+		resp, err := c.send(ctx, set, r, u.String())
 		if err != nil {
 			err = unwrapURLError(gaveUp(ctx, err))
 			if ctx.Err() == nil && noAnswer(err) {
@@ -134,12 +135,12 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		if retry && attempt < c.maxRetries {
 			drain(resp.Body)
 			if wait >= time.Second {
-				c.log.Info("the server asked to retry later; waiting", "request", r.verb+" "+where, "code", resp.StatusCode, "wait", wait)
+				set.log.Info("the server asked to retry later; waiting", "request", r.verb+" "+where, "code", resp.StatusCode, "wait", wait)
 			}
 			select {
 			case <-ctx.Done():
 				return nil, fmt.Errorf("%s %s: %w", r.verb, where, ctx.Err())
-			case <-c.clock.After(wait):
+			case <-set.clock.After(wait):
 			}
 			continue
 		}
@@ -151,7 +152,7 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 
 // send makes one HTTP request and reports it to the Observer: Sent as it goes,
 // Answered once answered.
-func (c *Client) send(ctx context.Context, r request, u string) (*http.Response, error) {
+func (c *Client) send(ctx context.Context, set *settings, r request, u string) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
@@ -173,24 +174,24 @@ func (c *Client) send(ctx context.Context, r request, u string) (*http.Response,
 		}
 		req.Header.Set("Content-Type", ct)
 	}
-	if c.observer.Sent != nil {
-		c.observer.Sent(ctx, r.info(req.URL.Redacted()))
+	if set.observer.Sent != nil {
+		set.observer.Sent(ctx, r.info(c.base.Host, req.URL.Redacted()))
 	}
-	start := c.clock.Now()
+	start := set.clock.Now()
 	resp, err := c.http.Do(req)
 	if resp != nil {
 		for _, h := range resp.Header.Values("Warning") {
-			c.onWarning(parseWarning(h))
+			set.onWarning(parseWarning(h))
 		}
 	}
-	if c.observer.Answered != nil {
+	if set.observer.Answered != nil {
 		code := 0
 		if resp != nil {
 			code = resp.StatusCode
 		}
-		info := r.info(req.URL.Redacted())
-		info.Code, info.Took = code, c.clock.Now().Sub(start)
-		c.observer.Answered(ctx, info)
+		info := r.info(c.base.Host, req.URL.Redacted())
+		info.Code, info.Took = code, set.clock.Now().Sub(start)
+		set.observer.Answered(ctx, info)
 	}
 	return resp, err
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 )
 
@@ -105,7 +105,7 @@ func TestRateLimit_allows_a_burst_then_QPS(t *testing.T) {
 		writeJSON(w, 200, podJSON)
 	}))
 	defer ts.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL}, apiclient.Options{Transport: ts.Client().Transport, QPS: 2, Burst: 3, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,7 @@ func TestRetryAfter_is_capped_at_a_minute_and_logged(t *testing.T) {
 		writeJSON(w, 200, podJSON)
 	}))
 	defer ts.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL}, apiclient.Options{Transport: ts.Client().Transport, Clock: clock,
 		Log: slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil))})
 	if err != nil {

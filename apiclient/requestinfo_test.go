@@ -12,7 +12,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 )
 
-// Every request the client makes tells OnSend and OnRequest what it is to the
+// Every request the client makes tells its Observer's Sent and Answered what it is to the
 // API server's authorizer — the verb RBAC names, the resource, subresource,
 // namespace and name — so that nobody reads them back from the URL.
 func TestRequestInfo_names_the_verb_and_resource_as_kube_apiserver_authorizes_them(t *testing.T) {
@@ -97,10 +97,10 @@ func TestRequestInfo_names_the_verb_and_resource_as_kube_apiserver_authorizes_th
 	mu.Lock()
 	defer mu.Unlock()
 	if got, want := strings.Join(sent, "\n"), strings.Join(want, "\n"); got != want {
-		t.Errorf("OnSend was told:\n%s\nwant:\n%s", got, want)
+		t.Errorf("Sent was told:\n%s\nwant:\n%s", got, want)
 	}
 	if got, want := strings.Join(answered, "\n"), strings.Join(want, "\n"); got != want {
-		t.Errorf("OnRequest was told:\n%s\nwant:\n%s", got, want)
+		t.Errorf("Answered was told:\n%s\nwant:\n%s", got, want)
 	}
 }
 

@@ -167,7 +167,7 @@ func (r ResourceClient) Apply(ctx context.Context, obj any, opts WriteOptions, s
 // dependents are gone; Delete returns as soon as the server has accepted the delete.
 func (r ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
 	done := r.beginWrite(ctx, "DELETE", name, "")
-	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.observer.Write != nil)
+	answer, err := r.deleteRequest(ctx, name, opts, nil, r.c.set.Load().observer.Write != nil)
 	done(answer, err)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // walkDeployment is the typed view of a Deployment that the walk-through declares
@@ -40,7 +41,7 @@ func (*walkDeployment) Resource() apiclient.Resource { return apiclient.Deployme
 // garbage collector is done, which this small server does not model.
 func Example_deploymentWalkthrough() {
 	ctx := context.Background()
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, err := srv.Client(apiclient.Options{})
 	if err != nil {

@@ -19,10 +19,11 @@ type WriteInfo struct {
 // the server's answer once it is over; a no-op when there is no hook. One
 // write is one call of a verb, whatever retries do makes inside it.
 func (r ResourceClient) beginWrite(ctx context.Context, verb, name, subresource string) func(*Object, error) {
-	if r.c.observer.Write == nil {
+	write := r.c.set.Load().observer.Write
+	if write == nil {
 		return func(*Object, error) {}
 	}
-	done := r.c.observer.Write(ctx, WriteInfo{Verb: verb, Resource: r.res, Namespace: r.ns, Name: name, Subresource: subresource})
+	done := write(ctx, WriteInfo{Verb: verb, Resource: r.res, Namespace: r.ns, Name: name, Subresource: subresource})
 	if done == nil {
 		return func(*Object, error) {}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient/apitest"
 )
 
-// writeLog is an OnWrite hook that writes one line per write begun and one
+// writeLog is an Observer's Write that writes one line per write begun and one
 // per write over, and keeps the context value it was given.
 type writeLog struct {
 	mu    sync.Mutex
@@ -41,10 +41,10 @@ func (l *writeLog) add(s string) {
 	l.lines = append(l.lines, s)
 }
 
-// OnWrite hears of every write of one object, with the caller's context, and
+// The Observer's Write hears of every write of one object, with the caller's context, and
 // of what the server answered: the object, with the resourceVersion a cache
 // must reach to show the write.
-func TestOnWrite_is_told_of_each_write_and_its_answer(t *testing.T) {
+func TestObserver_Write_is_told_of_each_write_and_its_answer(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
 	c, err := srv.Client(apiclient.Options{})
@@ -92,15 +92,15 @@ func TestOnWrite_is_told_of_each_write_and_its_answer(t *testing.T) {
 		`done DELETE error true`,
 	}
 	if got := strings.Join(log.lines, "\n"); got != strings.Join(want, "\n") {
-		t.Fatalf("OnWrite heard:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+		t.Fatalf("the Observer's Write heard:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
 }
 
 // A DELETE that the server answers with a Status (configmaps, deployments and
-// most resources on a real kube-apiserver) gives OnWrite that Status, whose
+// most resources on a real kube-apiserver) gives the Observer's Write that Status, whose
 // details name the object's uid; an answer that is neither gives nil, and the
 // delete still succeeds.
-func TestOnWrite_gets_a_deletes_Status(t *testing.T) {
+func TestObserver_Write_gets_a_deletes_Status(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":"a","kind":"configmaps","uid":"u-1"}}`, "Status u-1"},
 		{`<html>ok</html>`, "nil"},
@@ -122,12 +122,12 @@ func TestOnWrite_gets_a_deletes_Status(t *testing.T) {
 			t.Fatalf("%s: delete: %v", tc.body, err)
 		}
 		if got != tc.want {
-			t.Errorf("answer %q: OnWrite got %q, want %q", tc.body, got, tc.want)
+			t.Errorf("answer %q: the Observer's Write got %q, want %q", tc.body, got, tc.want)
 		}
-		// DeleteCollection is no one object's write: OnWrite is not told.
+		// DeleteCollection is no one object's write: the Observer's Write is not told.
 		got = "untold"
 		if err := c.Resource(apiclient.ConfigMaps).Namespace("default").DeleteCollection(context.Background(), apiclient.DeleteOptions{}, apiclient.ListOptions{}); err != nil || got != "untold" {
-			t.Errorf("DeleteCollection: %v, OnWrite got %q", err, got)
+			t.Errorf("DeleteCollection: %v, the Observer's Write got %q", err, got)
 		}
 	}
 }

@@ -8,7 +8,8 @@ import "github.com/kubewire/kubewire/apiclient/clock"
 // events Recorders, the metrics' ages. It is the module's one Clock
 // (apiclient/clock); ManagerOptions.Clock sets it for all of them, the
 // Manager's client's rate limiting and Retry-After waits included (NewManager
-// derives its client with it), and left unset it is the client's own. clock.Fake (apitest.Clock) is the fake tests step;
+// adopts its client with it), and left unset it is the client's own.
+// clock.Fake is the fake tests step;
 // RealClock is the wall clock. Two waits do not follow it: a Reconcile's
 // ReconcileTimeout (context.WithTimeout, wall-clock time) and the short waits of
 // apiclient.RetryOnConflict and the finalizer helpers between conflicting

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer/informertest"
 )
@@ -54,7 +54,7 @@ func (r *reconcileLog) Reconcile(ctx context.Context, req controller.Request) (c
 
 type fixture struct {
 	ctrl  *controller.Controller
-	clock *apitest.Clock
+	clock *clock.Fake
 	src   *informertest.Script
 	rec   *reconcileLog
 	tm    *testManager
@@ -231,7 +231,7 @@ func TestController_shutdown_leaves_behind_a_reconcile_that_ignores_cancellation
 }
 
 // waitForTimer blocks until the fake clock has a timer armed.
-func waitForTimer(t testing.TB, c *apitest.Clock) {
+func waitForTimer(t testing.TB, c *clock.Fake) {
 	t.Helper()
 	waitUntil(t, "a timer armed on the fake clock", func() bool { return c.Timers() > 0 })
 }

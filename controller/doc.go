@@ -33,6 +33,23 @@
 // bench/operators/kubewire is a whole operator built so, next to its
 // controller-runtime twin.
 //
+// # The client: one, adopted
+//
+// NewManager adopts the client it is given (apiclient.Client.Adopt) rather
+// than working through a copy of its own: the client itself then waits on the
+// Manager's clock, logs to its logger, and tells the Manager of every request
+// — the /metrics counts, the RBAC recorder, the staleness guard, the trace.
+// m.Client() is that same client. The reason: a copy left the client the
+// program made unobserved, and a reconciler holding it (the natural thing:
+// it is what crd.Install and everything before NewManager were given) wrote
+// around the staleness guard without a word — its writes were neither traced
+// nor counted, and its next turn read a stale cache. With adoption there is
+// no second client to pick by mistake. The price is that a client has one
+// owner: a second NewManager on it is an error, since each Manager would
+// count, trace and guard the other's requests as its own; give each Manager
+// its own client (apiclient.New, or Derive from one not yet adopted). What
+// the client did before it was adopted (crd.Install, say) was nobody's.
+//
 // # What a Reconciler may change
 //
 // Everything it is handed is its own. The cache hands out copies
@@ -205,7 +222,8 @@
 //
 // What is recorded, and what is not:
 //   - A write is one Create, Update, Patch, Apply or Delete through the
-//     Manager's client with the reconcile's context (or one derived from it):
+//     Manager's client (the one NewManager adopted, or one Derived from it
+//     since) with the reconcile's context (or one derived from it):
 //     status.Update and finalizer's writes are. A write with another context
 //     (context.Background, an events Recorder's own) is not.
 //   - The caches are every informer of the Manager that would hold the written
@@ -316,6 +334,9 @@
 //     at most StaleWaitLimit after that write's answer, and never again for
 //     that write once given up on.
 //   - Failing work is never dropped unless MaxRetries asks for it.
+//   - Every request made through the client NewManager was given, by anyone,
+//     from then on, is the Manager's: counted on /metrics, noted for RBAC,
+//     followed by the staleness guard, traced. A client has one Manager.
 //   - Manager.Run returns only after every goroutine it started has returned. With
 //     leader election, controllers run only while this replica holds the Lease;
 //     the informers run always, so a standby takes over with a warm cache.
@@ -374,6 +395,9 @@
 //     every controller (kube-controller-manager counts them in a metric of
 //     each controller's own). Like client-go's, a comparison that cannot be
 //     made (opaque versions) does not hold a turn back.
+//   - The Manager adopts the client it is given; controller-runtime's builds
+//     its own from a rest.Config (manager.GetClient), so the client a program
+//     made before it is a second, unobserved one — the seam adoption closes.
 //   - WaitForOwnWrites is controller-runtime v0.25's read-your-own-writes client
 //     (EnableReadYourWritesConsistency) as one explicit call, on a Lister or an
 //     Informer, rather than on every cached read.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/trace"
@@ -35,7 +36,7 @@ var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 // "default"), and a Manager on it, working in "default" with opts. The caller
 // closes the server.
 func exampleManager(opts controller.ManagerOptions, pods ...string) (*apitest.Server, *controller.Manager, error) {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	for _, name := range pods {
 		if _, err := srv.Add(apiclient.Pods, examplePod(name)); err != nil {
 			srv.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/apitest/golden"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 )
@@ -116,7 +117,7 @@ func (r *cacheReconciler) Reconcile(ctx context.Context, req controller.Request)
 // Reflector lists and watches it, the informer caches, the controller reconciles,
 // one worker. The controller's Options get the process clock and a quiet log.
 type pipeline struct {
-	clock *apitest.Clock // the process's: informers' resyncs and the controller's queue
+	clock *clock.Fake // the process's: informers' resyncs and the controller's queue
 	pods  apiclient.ResourceClient
 	story *story
 	ctrl  *controller.Controller
@@ -125,7 +126,7 @@ type pipeline struct {
 
 func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controller.Options) *pipeline {
 	t.Helper()
-	srv := apitest.NewServer(apitest.NewClock()) // another process: a clock of its own
+	srv := apitest.NewServer(clock.NewFake()) // another process: a clock of its own
 	t.Cleanup(srv.Close)
 	for _, p := range pods {
 		if _, err := srv.Add(apiclient.Pods, fmt.Sprintf(`{"metadata":{"name":%q,"namespace":"default"}}`, p)); err != nil {
@@ -136,7 +137,7 @@ func newGolden(t *testing.T, pods []string, rec *cacheReconciler, opts controlle
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &pipeline{clock: apitest.NewClock(), pods: c.Resource(apiclient.Pods).Namespace("default"), story: &story{calls: make(chan string, 10)}}
+	g := &pipeline{clock: clock.NewFake(), pods: c.Resource(apiclient.Pods).Namespace("default"), story: &story{calls: make(chan string, 10)}}
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "default", Log: quiet, Clock: g.clock})
 	if err != nil {
 		t.Fatal(err)

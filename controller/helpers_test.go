@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/informer/informertest"
@@ -64,7 +65,7 @@ func (s *scripts) of(t testing.TB, resource string) *informertest.Script {
 // memory.
 type testManager struct {
 	*controller.Manager
-	clock   *apitest.Clock
+	clock   *clock.Fake
 	scripts *scripts
 
 	cancel context.CancelFunc
@@ -77,9 +78,9 @@ func newTestManager(t testing.TB, opts controller.ManagerOptions) *testManager {
 	t.Helper()
 	tm := &testManager{scripts: newScripts()}
 	if opts.Clock == nil {
-		tm.clock = apitest.NewClock()
+		tm.clock = clock.NewFake()
 		opts.Clock = tm.clock
-	} else if c, ok := opts.Clock.(*apitest.Clock); ok {
+	} else if c, ok := opts.Clock.(*clock.Fake); ok {
 		tm.clock = c
 	}
 	if opts.Log == nil {

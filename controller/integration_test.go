@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
@@ -126,8 +126,7 @@ func TestIntegration_leader_election_hand_over(t *testing.T) {
 	}
 	start := func(name string, releaseOnCancel bool) *replica {
 		// Each replica is a process of its own, with a client of its own: a
-		// Manager hooks its client's OnRequest, which must happen before the
-		// client's first request (a shared client was a data race).
+		// Manager adopts its client, and a client has one owner.
 		rc, _ := realtest.Client(t, apiclient.Options{})
 		m, err := controller.NewManager(rc, controller.ManagerOptions{Namespace: ns, Log: quiet,
 			LeaderElection: &leaderelection.Config{Member: lease.Member{Namespace: ns, Identity: name}, Name: leaseName, ReleaseOnCancel: releaseOnCancel}})
@@ -241,7 +240,7 @@ func TestIntegration_refused_write_is_retried_past_the_old_limit(t *testing.T) {
 		}
 	}
 
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	start := clock.Now()
 	// One clock for the whole Manager: its Reflectors arm timers on it too, so
 	// the test waits for the queue to hold the retry, not for any timer.

@@ -134,20 +134,20 @@ type ManagerOptions struct {
 	Trace func(trace.Event)
 }
 
-// NewManager builds a manager around one client. It does not change c: it
-// works through a client Derived from it (Client returns that one), which
-// shares c's connections, waits on the Manager's Clock and logs to its Log,
-// and whose Observer — c's own first, if it has one (the command's -v 6 log) —
-// counts requests for /metrics, notes what each needed of RBAC
+// NewManager builds a manager around one client, and adopts it
+// (apiclient.Client.Adopt): from then on c waits on the Manager's Clock, logs
+// to its Log, and its requests — made by the Manager, or by anyone holding c
+// — are told, after c's own Observer (the command's -v 6 log), to the
+// Manager's: it counts them for /metrics, notes what each needed of RBAC
 // (Permissions), follows the writes for the controllers' staleness guard and
 // read-your-own-writes reads (manager_writes.go), and traces them (Trace).
-// The clock and the logger are given once: left unset in the options, they
-// are c's (Options.Clock, Options.Log); set, the Manager's client takes them
-// too. Requests made through c itself are not the Manager's: make a
-// Reconciler's through Client.
+// Client returns c itself. The clock and the logger are given once: left
+// unset in the options, they are c's (Options.Clock, Options.Log); set, c
+// takes them too. A client has one owner: NewManager fails on a client
+// another Manager has adopted (give each Manager a client of its own).
 func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	// The clock and the logger are given once: what the options leave unset is
-	// the client's, and what they set, the Manager's client gets too.
+	// the client's, and what they set, the client takes.
 	own := apiclient.Derived{Clock: opts.Clock, Log: opts.Log}
 	if opts.Log == nil {
 		opts.Log = c.Log()
@@ -164,7 +164,9 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 	if opts.Trace != nil {
 		own.Observer = own.Observer.Then(traceWrites(opts.Trace))
 	}
-	c = c.Derive(own)
+	if err := c.Adopt("a controller.Manager", own); err != nil {
+		return nil, fmt.Errorf("manager: %w", err)
+	}
 	m.client = c
 	m.writes.clock, m.writes.report = opts.Clock, m.gaveUp
 	m.ownWritesMetrics()
@@ -192,7 +194,8 @@ func NewManager(c *apiclient.Client, opts ManagerOptions) (*Manager, error) {
 // Registry is the metrics registry the manager serves; register your own there.
 func (m *Manager) Registry() *metrics.Registry { return m.reg }
 
-// Client is the manager's API client.
+// Client is the manager's API client: the one NewManager was given, which
+// it adopted.
 func (m *Manager) Client() *apiclient.Client { return m.client }
 
 // Clock is the manager's clock (ManagerOptions.Clock): the one a Reconciler

@@ -121,11 +121,10 @@ func (m *Manager) informer(res apiclient.Resource, sel Selection) *informer.Info
 	inf = informer.New(opts)
 	m.informers[key] = inf
 	managed := managedInformer{Informer: inf, key: key, res: res, holds: newHolds(key), deferred: deferred}
-	m.informerMetrics(key, inf)
 	if r, ok := source.(healthReporter); ok {
-		m.reflectorMetrics(key, r)
 		managed.health = r
 	}
+	m.informerMetrics(managed)
 	m.order = append(m.order, managed)
 	if m.running != nil {
 		managed.resolve()

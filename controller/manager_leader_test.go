@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/lease"
@@ -48,7 +49,7 @@ func TestManager_a_lease_that_cannot_be_written_is_a_warning_and_makes_the_repli
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := apitest.NewClock()
+			clock := clock.NewFake()
 			srv := apitest.NewServer(nil)
 			t.Cleanup(srv.Close)
 			next, err := srv.Config().Transport()

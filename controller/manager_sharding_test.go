@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/lease"
 	"github.com/kubewire/kubewire/controller/metrics"
@@ -352,19 +353,19 @@ func (h holdLists) RoundTrip(r *http.Request) (*http.Response, error) {
 // claims everything, times out waiting for the held list, and waits on the
 // clock; the test releases the list (close(hold.release)) and steps the clock.
 // stop releases the list if the test has not and stops the Manager.
-func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile controller.ReconcilerFunc, skipped func()) (clock *apitest.Clock, stop func()) {
+func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile controller.ReconcilerFunc, skipped func()) (fake *clock.Fake, stop func()) {
 	t.Helper()
 	c, err := srv.Client(apiclient.Options{Transport: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock = apitest.NewClock()
+	fake = clock.NewFake()
 	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Trace: func(e trace.Event) {
 		if e.Stage == trace.Controller && e.Verb == "skip" {
 			skipped()
 		}
 	}, Sharding: &sharding.Config{
-		Member: lease.Member{Namespace: "ops", Identity: "a", Clock: clock, LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
+		Member: lease.Member{Namespace: "ops", Identity: "a", Clock: fake, LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
 		Name:   "cms",
 	}})
 	if err != nil {
@@ -376,8 +377,8 @@ func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile co
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	// Two waiters: the Sharder's watch on its renew deadline, and its next round.
-	clock.BlockUntilWaiters(2)
-	return clock, func() {
+	fake.BlockUntilWaiters(2)
+	return fake, func() {
 		select {
 		case <-hold.release:
 		default:

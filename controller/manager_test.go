@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/leaderelection"
@@ -82,7 +82,7 @@ func TestManager_one_failing_informer_stops_everything(t *testing.T) {
 }
 
 func TestManager_with_leader_election_reconciles_only_while_leading(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	m := newTestManager(t, controller.ManagerOptions{Clock: clock,
 		LeaderElection: leaderelection.ForLease("default", "kubewire", "me")})
 	leases := apiclient.NewTyped[lease.Lease](m.Client()).Namespace("default")

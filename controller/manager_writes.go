@@ -13,7 +13,7 @@ import (
 )
 
 // What the Manager makes of its client's writes (the Write of the
-// apiclient.Observer NewManager derives its client with, onWrite). Each write of one object the server
+// apiclient.Observer NewManager adopts its client with, onWrite). Each write of one object the server
 // accepts tells what the caches that would hold the object must show of it —
 // the version it was answered with, or, for a delete answered with a Status,
 // the object gone — as one awaited record per cache (awaited.go), which two

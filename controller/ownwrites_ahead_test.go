@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 )
 
@@ -63,7 +64,7 @@ func (a *aheadAnswers) RoundTrip(req *http.Request) (*http.Response, error) {
 // writes are not the Manager's own).
 type aheadRun struct {
 	srv   *apitest.Server
-	clock *apitest.Clock
+	clock *clock.Fake
 	ahead *aheadAnswers
 	m     *controller.Manager
 	other *apiclient.Client
@@ -74,7 +75,7 @@ type aheadRun struct {
 
 func newAheadRun(t *testing.T, build func(*controller.Manager)) *aheadRun {
 	t.Helper()
-	r := &aheadRun{srv: apitest.NewServer(nil), clock: apitest.NewClock()}
+	r := &aheadRun{srv: apitest.NewServer(nil), clock: clock.NewFake()}
 	t.Cleanup(r.srv.Close)
 	r.ahead = &aheadAnswers{next: r.srv.Transport()}
 	client, err := r.srv.Client(apiclient.Options{Transport: r.ahead, Clock: r.clock})

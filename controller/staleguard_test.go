@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/trace"
 )
@@ -199,7 +200,7 @@ func TestStaleGuard_a_deleted_or_recreated_object_is_not_held_back_by_its_predec
 // the cache as it is, with a WARN that says which cache never showed which
 // write.
 func TestStaleGuard_gives_up_after_StaleWaitLimit(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	r := newStaleRun(t, controller.Options{}, false, controller.ManagerOptions{Clock: clock}, seedParent(1))
 	r.firstStale(t)
 	for r.ctrl.Stats().Reconciles < 2 {

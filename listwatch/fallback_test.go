@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/kubeconfig"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -57,7 +57,7 @@ func TestReflector_falls_back_within_a_second_from_a_server_that_ignores_sendIni
 				<-r.Context().Done() // the stream stays open, as a watch does
 			}))
 			defer ts.Close()
-			clock := apitest.NewClock()
+			clock := clock.NewFake()
 			c, err := apiclient.New(&kubeconfig.Config{Server: ts.URL, Source: "test"},
 				apiclient.Options{Transport: ts.Client().Transport, QPS: -1, Clock: clock})
 			if err != nil {

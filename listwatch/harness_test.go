@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -22,7 +23,7 @@ import (
 type scenario struct {
 	t      *testing.T
 	srv    *apitest.Server
-	clock  *apitest.Clock
+	clock  *clock.Fake
 	sink   *modelSink
 	r      *listwatch.Reflector
 	opts   listwatch.Options
@@ -52,7 +53,7 @@ func newScenario(t *testing.T, rec *recording.Recording, opts listwatch.Options)
 // scenario's).
 func newScenarioWith(t *testing.T, rec *recording.Recording, copts apiclient.Options, opts listwatch.Options) *scenario {
 	t.Helper()
-	sc := &scenario{t: t, clock: apitest.NewClock(), stallAt: -1}
+	sc := &scenario{t: t, clock: clock.NewFake(), stallAt: -1}
 	sc.srv = apitest.NewServer(sc.clock)
 	t.Cleanup(sc.srv.Close)
 	sc.srv.Replay(rec)

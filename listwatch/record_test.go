@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/listwatch"
 )
@@ -26,7 +27,7 @@ func secretEvent(typ, rv, value string) string {
 func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	srv.OnReply = func(rep apitest.Reply) {
 		if lasted(rep.Exchange) { // else the watch ended at once, a failure Record stops at
 			clock.Step(time.Second)
@@ -92,7 +93,7 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 func TestRecord_into_a_file_reads_back(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	srv.OnReply = func(rep apitest.Reply) {
 		if lasted(rep.Exchange) { // else the watch ended at once, a failure Record stops at
 			clock.Step(time.Second)

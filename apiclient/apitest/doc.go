@@ -1,6 +1,8 @@
-// Package apitest holds test doubles for code built on apiclient: Clock (the
-// module's one fake clock, apiclient/clock's Fake, named here too), and Server, a small Kubernetes API server in memory that either replays a recording
+// Package apitest holds Server, a test double for code built on apiclient: a
+// small Kubernetes API server in memory that either replays a recording
 // (faults included) or keeps live objects, the way kube-apiserver keeps them.
+// The fake clock a test steps beside it is the module's one, clock.Fake
+// (package apiclient/clock), not a name of this package.
 //
 // # Where this sits
 //
@@ -260,9 +262,9 @@
 //
 // # Time
 //
-// Clock is clock.Fake, the fake of the module's one Clock (package
-// apiclient/clock, where it is defined and tested): nothing waits until the test
-// calls Step. A test
+// The fake clock is clock.Fake (clock.NewFake), the fake of the module's one
+// Clock (package apiclient/clock, where it is defined and tested), given to
+// NewServer and to the client: nothing waits until the test calls Step. A test
 // that has to move time waits for the code under test to start its wait first:
 // BlockUntilWaiters(n) for "n waits pending", BlockUntilDue(d) for "a wait of d
 // from now is pending" (the one to use when abandoned waits may linger).
@@ -279,7 +281,7 @@
 //
 // # Guarantees
 //
-//   - Server and Clock are safe for concurrent use; concurrent writes to one
+//   - Server is safe for concurrent use; concurrent writes to one
 //     object are serialised, and every write acknowledged is in the state the
 //     next read sees (fidelity_test.go, and difftest's concurrency test).
 //   - A replayed scenario is deterministic: the server does nothing the script does

@@ -6,13 +6,14 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
 // newServer starts a Server on a fake clock and returns a client for it.
-func newServer(t *testing.T) (*apitest.Server, *apiclient.Client, *apitest.Clock) {
+func newServer(t *testing.T) (*apitest.Server, *apiclient.Client, *clock.Fake) {
 	t.Helper()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	s := apitest.NewServer(clock)
 	t.Cleanup(s.Close)
 	c, err := s.Client(apiclient.Options{Clock: clock})

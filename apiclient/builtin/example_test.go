@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/builtin"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // A controller applies a ConfigMap and a Deployment that mounts it. The
@@ -18,7 +19,7 @@ import (
 // strategy, no status —, so the server records it as the owner of those
 // fields and of no others; Replicas is a pointer, so zero replicas is sent.
 func Example() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{Transport: showApply{srv.Transport()}})
 	ctx := context.Background()

@@ -116,7 +116,7 @@ func quietSnapshot(t *testing.T, url string) live.Snapshot {
 			}
 		}
 		for _, c := range s.Controllers {
-			if c.Queue.Depth+c.Queue.InFlight > 0 || c.Workers.Busy > 0 {
+			if c.Queue.Depth+c.Queue.Processing > 0 || c.Workers.Active > 0 {
 				return true
 			}
 		}
@@ -144,11 +144,15 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 	if inf.Name != "pods" {
 		t.Fatalf("informers %s, %s; want deployments, then pods", s.Informers[0].Name, inf.Name)
 	}
-	if inf.Reflector.State != "watching" || inf.Reflector.Events != 5 || inf.Reflector.Relists != 0 || inf.Reflector.LastError != "" {
+	if inf.Reflector.State != "watching" || inf.Reflector.Received != 5 || inf.Reflector.Relists != 0 || inf.Reflector.LastError != "" {
 		t.Errorf("reflector: %+v; want watching, 5 objects received, no relist, no error", inf.Reflector)
 	}
-	if inf.FIFO.Depth != 0 || inf.FIFO.Popped != 5 {
-		t.Errorf("fifo: %+v; want depth 0, 5 popped", inf.FIFO)
+	applied := uint64(0)
+	for _, n := range inf.FIFO.Events {
+		applied += n
+	}
+	if inf.FIFO.Depth != 0 || applied != 5 {
+		t.Errorf("fifo: %+v; want depth 0, 5 deltas applied", inf.FIFO)
 	}
 	if inf.Store.Objects != 1 || inf.Store.ResourceVersion != inf.Reflector.ResourceVersion ||
 		len(inf.Store.Indexes) != 1 || inf.Store.Indexes[0] != (pipeline.Index{Name: "namespace", Values: 1}) {
@@ -162,10 +166,10 @@ func TestDemo_ui_snapshot_counts_what_the_story_did(t *testing.T) {
 			t.Errorf("handler %s: %+v; want 5 handled, none waiting", h.Name, h)
 		}
 	}
-	if q := ctl.Queue; q.Adds != 2 || q.Depth != 0 || q.InFlight != 0 || q.Retries != 0 {
+	if q := ctl.Queue; q.Adds != 2 || q.Depth != 0 || q.Processing != 0 || q.Retries != 0 {
 		t.Errorf("queue: %+v; want 2 adds (the deployment listed, web-2 Running), nothing left", q)
 	}
-	if w := ctl.Workers; w.Reconciles != 2 || w.Errors != 0 || w.Busy != 0 || w.Max != 1 {
+	if w := ctl.Workers; w.Reconciles != 2 || w.Errors != 0 || w.Active != 0 || w.Max != 1 {
 		t.Errorf("workers: %+v; want 2 reconciles, no error, idle, 1 worker", w)
 	}
 	if !s.Leader.Leading || s.Leader.Elected {

@@ -13,7 +13,7 @@ import (
 type InstallOptions struct {
 	FieldManager string
 	Timeout      time.Duration
-	Clock        apiclient.Clock // for tests: apitest.Clock
+	Clock        apiclient.Clock // for tests: clock.Fake (package apiclient/clock)
 }
 
 // Install applies crd (server-side apply, forced: the caller owns its CRD) and

@@ -9,12 +9,13 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/crd"
 )
 
 // server is an in-memory API server holding the Widget CRD with the given
 // conditions in its status, as the real server's controllers would set them.
-func server(t *testing.T, clock *apitest.Clock, conds ...string) *apiclient.Client {
+func server(t *testing.T, clock *clock.Fake, conds ...string) *apiclient.Client {
 	t.Helper()
 	srv := apitest.NewServer(clock)
 	t.Cleanup(srv.Close)
@@ -46,7 +47,7 @@ func server(t *testing.T, clock *apitest.Clock, conds ...string) *apiclient.Clie
 }
 
 func TestInstall_returns_once_accepted_established_and_listed(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	c := server(t, clock, "NamesAccepted=True", "Established=True")
 	if err := crd.Install(context.Background(), c, widgetCRD(t), crd.InstallOptions{Clock: clock}); err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestInstall_gives_up_after_its_timeout_naming_the_condition(t *testing.T) {
 		{[]string{"NamesAccepted=False"}, "crd widgets.widgets.example.com: NamesAccepted is False (Because: it is so) after 10ms"},
 		{[]string{"NamesAccepted=True", "Established=False"}, "crd widgets.widgets.example.com: Established is False (Because: it is so) after 10ms"},
 	} {
-		clock := apitest.NewClock()
+		clock := clock.NewFake()
 		c := server(t, clock, tc.conds...)
 		done := make(chan error, 1)
 		go func() {

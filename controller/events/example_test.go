@@ -6,13 +6,14 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/events"
 )
 
 // A Reconciler's events: the same Warning three times is one Event with a
 // series of 3.
 func ExampleRecorder() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 

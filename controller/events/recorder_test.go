@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/events"
 )
 
@@ -33,7 +34,7 @@ func recorder(t *testing.T, c *apiclient.Client, opts events.Options) (r *events
 	t.Helper()
 	opts.Controller, opts.Instance, opts.Log = "kubewire.io/test", "replica-1", quiet
 	if opts.Clock == nil {
-		opts.Clock = apitest.NewClock()
+		opts.Clock = clock.NewFake()
 	}
 	r = events.NewRecorder(c, opts)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,7 +63,7 @@ var coreV1 = apiclient.Resource{Version: "v1", Name: "events", Kind: "Event", Na
 
 // One event is one events.k8s.io Event with every field the API requires.
 func TestRecorder_writes_an_events_k8s_io_Event(t *testing.T) {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{})
@@ -94,7 +95,7 @@ func TestRecorder_writes_an_events_k8s_io_Event(t *testing.T) {
 // Ten of the same event are one Event whose series counts ten; a different note
 // is another Event.
 func TestRecorder_repeats_are_one_Event_with_a_series(t *testing.T) {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{})
@@ -124,7 +125,7 @@ func TestRecorder_repeats_are_one_Event_with_a_series(t *testing.T) {
 // Eventf never blocks: with nothing writing and the buffer full, events are
 // dropped and counted.
 func TestRecorder_Eventf_never_blocks(t *testing.T) {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r := events.NewRecorder(c, events.Options{Controller: "kubewire.io/test", BufferSize: 2, Log: quiet})
@@ -138,7 +139,7 @@ func TestRecorder_Eventf_never_blocks(t *testing.T) {
 
 // One object over its rate limit loses the excess, not the recorder.
 func TestRecorder_rate_limits_per_object(t *testing.T) {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{Burst: 3})
@@ -171,7 +172,7 @@ func (n notServing) RoundTrip(req *http.Request) (*http.Response, error) {
 // Where events.k8s.io is not served, core/v1 Events carry the same, and a repeat
 // raises count.
 func TestRecorder_falls_back_to_core_v1_Events(t *testing.T) {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	base, err := srv.Config().Transport()
 	if err != nil {

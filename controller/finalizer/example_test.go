@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/finalizer"
 )
@@ -21,7 +22,7 @@ func (*bucket) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 // A Reconcile step with a finalizer: the first pass adds it and applies; after
 // the object is deleted, the next pass cleans up and lets it go.
 func ExampleReconcile() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	buckets := apiclient.NewTyped[bucket](client).Namespace("demo")

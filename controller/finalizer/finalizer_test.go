@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/finalizer"
 )
@@ -25,7 +26,7 @@ func (*configMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 
 func newServer(t *testing.T) (*apiclient.Client, apiclient.Typed[configMap]) {
 	t.Helper()
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

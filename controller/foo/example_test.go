@@ -14,7 +14,7 @@ import (
 // write what a user would, and watch for what the controller should do — no
 // cluster, no sleeps. Replace foo.Setup with your own.
 func Example_testingAController() {
-	srv := apitest.NewServer(nil) // nil: the wall clock; apitest.NewClock() for a fake one
+	srv := apitest.NewServer(nil) // nil: the wall clock; clock.NewFake() for a fake one
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	// Foos are served once their CRD is, as on a cluster: install it.

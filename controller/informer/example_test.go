@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/informer"
 )
 
@@ -22,7 +23,7 @@ type deployment struct {
 // there. A name the cache does not hold is a NotFound, as a GET of the server
 // would be.
 func ExampleLister() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	srv.Add(apiclient.Deployments, `{"metadata":{"name":"web","namespace":"demo"},"spec":{"replicas":3}}`)
 	client, _ := srv.Client(apiclient.Options{})

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/informer"
 )
 
@@ -122,7 +122,7 @@ func TestInformer_late_handler_first_gets_the_cache(t *testing.T) {
 }
 
 func TestInformer_resync_reaches_only_handlers_that_asked(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	inf, src, start := newInformer(t, informer.Options{Clock: clock})
 	resyncing, quiet := newRecorder(), newRecorder()
 	inf.AddHandler("resyncing", resyncing, time.Minute)
@@ -145,7 +145,7 @@ func TestInformer_resync_reaches_only_handlers_that_asked(t *testing.T) {
 // A handler that asks for a resync after Run gets it, though no handler asked
 // for one before (the resync loop used to look at the handlers once, at Run).
 func TestInformer_resync_reaches_a_handler_added_after_Run(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	inf, src, start := newInformer(t, informer.Options{Clock: clock})
 	start()
 	must(t, src.Sink.Replace([]*apiclient.Object{pod("a", "1")}, "1"))

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/informer"
 )
 
@@ -79,7 +79,7 @@ func TestTransform_reaches_every_object_of_a_relist(t *testing.T) {
 
 func TestTransform_runs_once_per_object_not_again_on_resync(t *testing.T) {
 	m := newMarking()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	inf, src, start := newInformer(t, informer.Options{Transform: m.transform, Clock: clock})
 	inf.AddHandler("m", m.handler(), time.Minute)
 	start()

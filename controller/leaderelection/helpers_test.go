@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/leaderelection"
 	"github.com/kubewire/kubewire/controller/lease"
 )
@@ -30,14 +30,14 @@ const (
 // parkingClock is a fake clock that signals each wait the elector starts, so the
 // test knows the elector is idle before it moves time.
 type parkingClock struct {
-	*apitest.Clock
+	*clock.Fake
 	// parked receives once per After. The cluster consumes every signal before it
 	// moves time, so the buffer of one never fills and After never blocks.
 	parked chan struct{}
 }
 
 func (c *parkingClock) After(d time.Duration) <-chan time.Time {
-	ch := c.Clock.After(d)
+	ch := c.Fake.After(d)
 	c.parked <- struct{}{}
 	return ch
 }
@@ -85,10 +85,10 @@ func newCluster(t *testing.T) *cluster {
 // start runs a replica with identity id; change edits its Config first.
 func (c *cluster) start(id string, change ...func(*leaderelection.Config)) *replica {
 	c.t.Helper()
-	clock := &parkingClock{Clock: apitest.NewClock(), parked: make(chan struct{}, 1)}
+	clock := &parkingClock{Fake: clock.NewFake(), parked: make(chan struct{}, 1)}
 	clock.Step(c.elapsed) // a replica started later starts at the cluster's time
 	cfg := leaderelection.Config{
-		Member: lease.Member{Client: c.srv.Client(c.t, clock.Clock), Namespace: ns, Identity: id, Clock: clock},
+		Member: lease.Member{Client: c.srv.Client(c.t, clock.Fake), Namespace: ns, Identity: id, Clock: clock},
 		Name:   name,
 	}
 	for _, f := range change {
@@ -112,7 +112,7 @@ func (c *cluster) work(r *replica) func(context.Context) {
 	return func(ctx context.Context) {
 		if n := c.working.Add(1); n > 1 {
 			// The replica's own clock: c.elapsed belongs to the test's goroutine.
-			at := r.clock.Now().Sub(apitest.NewClock().Now())
+			at := r.clock.Now().Sub(clock.NewFake().Now())
 			c.t.Errorf("at +%s %s started leading while %d other replica(s) still work", at, r.id, n-1)
 		}
 		<-ctx.Done()
@@ -234,7 +234,7 @@ func since(t *lease.MicroTime) time.Duration {
 	if t == nil {
 		return -1
 	}
-	return t.Sub(apitest.NewClock().Now())
+	return t.Sub(clock.NewFake().Now())
 }
 
 // leaders returns the replicas that say they lead.

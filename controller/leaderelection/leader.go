@@ -57,9 +57,10 @@ func (e *Elector) lead(ctx context.Context, work func(context.Context)) error {
 // renewLoop renews the Lease every RetryPeriod until ctx is done or the work
 // returns (nil), or until leadership is lost (an error wrapping ErrLeadershipLost).
 //
-// After a failed renewal it tries again every RetryPeriod, until the renew
-// deadline (package lease: RenewDeadline after the last successful renewal was
-// sent, so it can only come early). client-go measures its deadline from the
+// After a failed renewal it tries again every RetryPeriod, the last wait cut
+// short at the renew deadline (package lease's renew policy, Holder.RetryWait;
+// the deadline is RenewDeadline after the last successful renewal was sent, so
+// it can only come early). client-go measures its deadline from the
 // start of each round of retries instead, which lets a leader hold on for up to
 // RetryPeriod + RenewDeadline after its last renewal; here it is RenewDeadline,
 // leaving the work LeaseDuration − RenewDeadline (5 s) to stop before a standby
@@ -107,6 +108,12 @@ func (e *Elector) renewLoop(ctx context.Context, workDone <-chan struct{}) error
 		lastErr = err
 		e.tried(err)
 		e.cfg.Logger.Warn("renewal failed; will try again", "lease", e.cfg.Namespace+"/"+e.cfg.Name, "err", err, "failures", e.Status().Failures)
-		wait = min(e.cfg.RetryPeriod, e.holder.Deadline().Sub(e.clock.Now()))
+		// Package lease's renew policy: a RetryPeriod, ending at the
+		// deadline if that comes sooner; past it, leadership is lost now.
+		now = e.clock.Now()
+		if !e.holder.Holds(now) {
+			return fmt.Errorf("%w: not renewed for %s (last error: %v)", ErrLeadershipLost, now.Sub(e.holder.Renewed()), lastErr)
+		}
+		wait = e.holder.RetryWait(now, e.cfg.RetryPeriod)
 	}
 }

@@ -13,7 +13,9 @@ import "time"
 //
 // Nothing here waits: Holds answers for any moment, so that a caller can check
 // it before each piece of work (sharding's gate does) or wait for Deadline
-// (leader election's renew loop does).
+// (leader election's renew loop does). The renew policy — how long a renewal
+// may take (RenewTimeout) and how long to wait before the next one
+// (RetryWait) — is defined here once, for leader election and sharding.
 
 // Deadline is when this holder must stop acting: RenewDeadline after its last
 // successful write was sent. Zero while it holds nothing (before its first
@@ -44,6 +46,21 @@ func (h *Holder) Renewed() time.Time {
 // election never renews past its deadline: it has lost by then.
 func (h *Holder) RenewTimeout(now time.Time, retry time.Duration) time.Duration {
 	if left := h.Deadline().Sub(now); left > 0 {
+		return left
+	}
+	return retry
+}
+
+// RetryWait is the one renew policy's wait, how long a holder waits at now
+// before its next renewal, for leader election and sharding alike: a
+// RetryPeriod (retry), cut short so that it ends at the renew deadline when
+// that comes sooner. A holder whose renewals fail so tries once more as its
+// deadline passes, and notices the deadline then, not up to a RetryPeriod
+// late. Before the first write, or once the deadline has passed, there is
+// nothing to cut it short for: a RetryPeriod. (Leader election, which has
+// lost by then, does not wait: it checks Holds first.)
+func (h *Holder) RetryWait(now time.Time, retry time.Duration) time.Duration {
+	if left := h.Deadline().Sub(now); left > 0 && left < retry {
 		return left
 	}
 	return retry

@@ -97,6 +97,10 @@
 //   - A Holder never writes over a Lease that another holder or process has
 //     written since its own last write: it reads, and returns *HeldError.
 //   - One undecodable Lease is never an error of the read that found it.
+//   - One renew policy for leader election and sharding (deadline.go): a
+//     renewal may take what is left until the renew deadline, a RetryPeriod
+//     once none is left (RenewTimeout), and the next one comes a RetryPeriod
+//     later, or at the deadline when that is sooner (RetryWait).
 //
 // Leases are not fencing: a holder whose process stalls (a long GC pause, a
 // frozen VM) for longer than the lease may resume and act before it notices.

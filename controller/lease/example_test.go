@@ -8,13 +8,15 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // Replica a takes a Lease, renews it, and releases it; replica b, watching,
 // sees it held (on b's own clock), then free, and takes it.
 func ExampleHolder() {
-	ctx, clock := context.Background(), apitest.NewClock()
+	ctx, clock := context.Background(), clock.NewFake()
+	start := clock.Now()
 	srv := apitest.NewServer(nil) // an API server in memory
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
@@ -37,7 +39,7 @@ func ExampleHolder() {
 
 	clock.Step(time.Second)
 	_, err := a.Renew(ctx)
-	fmt.Printf("a renewed: %v; it acts until +%s\n", err, a.Deadline().Sub(apitest.NewClock().Now()))
+	fmt.Printf("a renewed: %v; it acts until +%s\n", err, a.Deadline().Sub(start))
 
 	_, err = b.Take(ctx, seen.Lease) // b ignores what it saw: the server refuses
 	fmt.Println("b takes it anyway:", errors.Is(err, lease.ErrRace))

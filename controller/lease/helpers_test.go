@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/lease"
 )
 
@@ -23,7 +24,7 @@ const (
 type env struct {
 	t      *testing.T
 	srv    *apitest.Server
-	clock  *apitest.Clock
+	clock  *clock.Fake
 	leases apiclient.Typed[lease.Lease]
 	// during, when set, runs before each request of a holder's (the server
 	// answers after it): a test steps the clock there to make a slow request.
@@ -38,7 +39,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, srv: srv, clock: apitest.NewClock(), leases: apiclient.NewTyped[lease.Lease](c).Namespace(ns)}
+	return &env{t: t, srv: srv, clock: clock.NewFake(), leases: apiclient.NewTyped[lease.Lease](c).Namespace(ns)}
 }
 
 // holder returns a Holder of ops/lock as identity, LeaseDuration d, RenewDeadline
@@ -92,7 +93,7 @@ func (e *env) add(name, spec string) *apiclient.Object {
 }
 
 // at is t as an offset from the fake clock's start.
-func at(t *lease.MicroTime) time.Duration { return t.Sub(apitest.NewClock().Now()) }
+func at(t *lease.MicroTime) time.Duration { return t.Sub(clock.NewFake().Now()) }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
 

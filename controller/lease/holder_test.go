@@ -130,29 +130,35 @@ func TestHolder_renew_deadline_counts_from_the_send(t *testing.T) {
 	}
 }
 
-// The one renew policy: a renewal may take what is left until the deadline,
-// and a RetryPeriod once there is none left (before the first write, or past
-// the deadline).
-func TestHolder_RenewTimeout_is_what_is_left_of_the_deadline_or_a_retry(t *testing.T) {
+// The one renew policy, for leader election and sharding alike: a renewal
+// may take what is left until the deadline, and a RetryPeriod once there is
+// none left (RenewTimeout); the next one comes a RetryPeriod later, or at the
+// deadline when that is sooner (RetryWait). Before the first write, and past
+// the deadline, both are a RetryPeriod.
+func TestHolder_the_renew_policy_is_bounded_by_the_deadline(t *testing.T) {
 	e := newEnv(t)
 	h := e.holder("a", 15*time.Second) // RenewDeadline 10 s
-	retry := 2 * time.Second
+	retry := 3 * time.Second
 	start := e.clock.Now()
-	if got := h.RenewTimeout(start, retry); got != retry {
-		t.Fatalf("before the first write: %s, want the retry %s", got, retry)
+	if timeout, wait := h.RenewTimeout(start, retry), h.RetryWait(start, retry); timeout != retry || wait != retry {
+		t.Fatalf("before the first write: a timeout of %s and a wait of %s, want the retry %s for both", timeout, wait, retry)
 	}
 	if _, err := h.Renew(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct{ at, want time.Duration }{
-		{0, 10 * time.Second},
-		{9 * time.Second, time.Second},
-		{9*time.Second + 500*time.Millisecond, 500 * time.Millisecond},
-		{10 * time.Second, retry},
-		{time.Minute, retry},
+	for _, tt := range []struct{ at, timeout, wait time.Duration }{
+		{0, 10 * time.Second, retry},
+		{7 * time.Second, 3 * time.Second, retry},
+		{8 * time.Second, 2 * time.Second, 2 * time.Second},
+		{9*time.Second + 500*time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond},
+		{10 * time.Second, retry, retry},
+		{time.Minute, retry, retry},
 	} {
-		if got := h.RenewTimeout(start.Add(tt.at), retry); got != tt.want {
-			t.Errorf("at +%s: %s, want %s", tt.at, got, tt.want)
+		if got := h.RenewTimeout(start.Add(tt.at), retry); got != tt.timeout {
+			t.Errorf("at +%s: a timeout of %s, want %s", tt.at, got, tt.timeout)
+		}
+		if got := h.RetryWait(start.Add(tt.at), retry); got != tt.wait {
+			t.Errorf("at +%s: a wait of %s, want %s", tt.at, got, tt.wait)
 		}
 	}
 }

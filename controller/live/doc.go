@@ -14,9 +14,11 @@
 //	controller.Manager.Pipeline ─────▶ the counts of every stage
 //
 // The page is told two things, and invents nothing. The counts come from
-// controller.Manager.Pipeline, which reads each stage's own numbers (the same
-// values /metrics serves). The hops come from the trace: every stage already
-// reports each object it handles as a trace.Event (stage, verb, key,
+// controller.Manager.Pipeline, which reads each stage's own numbers through
+// the walker /metrics reads too, and names each after its /metrics series
+// (package pipeline: the queue's "delayed" is what AddAfter holds, every
+// AddAfter, not only retries). The hops come from the trace: every stage
+// already reports each object it handles as a trace.Event (stage, verb, key,
 // resourceVersion, …; --trace prints it as one line, "fifo pop Updated
 // demo/web-2 rv=7"), and ManagerOptions.Trace hands those Events to Hub.Trace.
 // The Hub reads an Event's fields, never its text (hop.go), and explains it in

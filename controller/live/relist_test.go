@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/live"
@@ -47,7 +48,7 @@ func snapshots(t *testing.T, url string, done func(live.Snapshot) bool) live.Sna
 // The page counts one relist and every object received (a, listed; b, a watch
 // event; both, listed again), and the store holds both at the relist's version.
 func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	srv := apitest.NewServer(clock)
 	defer srv.Close()
 	srv.Add(apiclient.Pods, `{"metadata":{"name":"a","namespace":"demo"}}`)
@@ -93,7 +94,7 @@ func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 			s.Informers[0].Store.ResourceVersion == s.Informers[0].Reflector.ResourceVersion
 	})
 	r, st := s.Informers[0].Reflector, s.Informers[0].Store
-	if r.Relists != 1 || r.Events != 4 {
+	if r.Relists != 1 || r.Received != 4 {
 		t.Errorf("reflector: %+v; want 1 relist, 4 objects received (a; b; a and b again)", r)
 	}
 	if st.Objects != 2 || st.ResourceVersion != srv.ResourceVersion() {

@@ -53,9 +53,9 @@ func ExampleRESTClient() {
 	reg := new(metrics.Registry)
 	answered := metrics.RESTClient(reg) // an apiclient.Observer's Answered, in a real program
 	ctx := context.Background()
-	answered(ctx, apiclient.RequestInfo{Verb: "GET", URL: "https://10.0.0.1:6443/api/v1/pods", Code: 200, Took: 20 * time.Millisecond})
-	answered(ctx, apiclient.RequestInfo{Verb: "GET", URL: "https://10.0.0.1:6443/api/v1/pods", Code: 200, Took: 30 * time.Millisecond})
-	answered(ctx, apiclient.RequestInfo{Verb: "PUT", URL: "https://10.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 409})
+	answered(ctx, apiclient.RequestInfo{Verb: "GET", Host: "10.0.0.1:6443", URL: "https://10.0.0.1:6443/api/v1/pods", Code: 200, Took: 20 * time.Millisecond})
+	answered(ctx, apiclient.RequestInfo{Verb: "GET", Host: "10.0.0.1:6443", URL: "https://10.0.0.1:6443/api/v1/pods", Code: 200, Took: 30 * time.Millisecond})
+	answered(ctx, apiclient.RequestInfo{Verb: "PUT", Host: "10.0.0.1:6443", URL: "https://10.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 409})
 
 	fmt.Println(reg.CounterVec("rest_client_requests_total",
 		"HTTP requests made to the API server, by status code, method and host.",

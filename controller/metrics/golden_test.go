@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/apitest/golden"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
 )
@@ -23,17 +23,17 @@ func TestPage_matches_the_golden_file(t *testing.T) {
 	// The REST client: a LIST, a watch, a conflict, and a refused connection.
 	rest := metrics.RESTClient(reg)
 	for _, r := range []apiclient.RequestInfo{
-		{Verb: "GET", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?limit=500", Code: 200, Took: 42 * time.Millisecond},
-		{Verb: "GET", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?watch=true", Code: 200, Took: 3 * time.Millisecond},
-		{Verb: "PUT", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 409, Took: 7 * time.Millisecond},
-		{Verb: "PUT", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 200, Took: 9 * time.Millisecond},
-		{Verb: "PATCH", URL: "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments/tools", Code: 0, Took: 30 * time.Second},
+		{Verb: "GET", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?limit=500", Code: 200, Took: 42 * time.Millisecond},
+		{Verb: "GET", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods?watch=true", Code: 200, Took: 3 * time.Millisecond},
+		{Verb: "PUT", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 409, Took: 7 * time.Millisecond},
+		{Verb: "PUT", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/default/leases/kubewire", Code: 200, Took: 9 * time.Millisecond},
+		{Verb: "PATCH", Host: "127.0.0.1:6443", URL: "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments/tools", Code: 0, Took: 30 * time.Second},
 	} {
 		rest(context.Background(), r)
 	}
 
 	// Two controllers' workqueues, on one fake clock.
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	pods := queue.New(queue.Config[string]{Clock: clock})
 	deployments := queue.New(queue.Config[string]{Clock: clock})
 	metrics.Workqueue(reg, "pods", pods.Metrics)

@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/kubewire/kubewire/apiclient"
 )
@@ -14,7 +13,7 @@ var RESTBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60
 
 // RESTClient registers the REST client's metrics in reg and returns the func that
 // feeds them, to be told of each answered request (apiclient.Observer's
-// Answered; controller.NewManager sets it on its client):
+// Answered; controller.NewManager adopts its client with it):
 //
 //	client = client.Derive(apiclient.Derived{Observer: apiclient.Observer{Answered: metrics.RESTClient(reg)}})
 //
@@ -24,7 +23,9 @@ var RESTBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60
 //	rest_client_requests_total{code="200",host="10.0.0.1:6443",method="GET"}
 //	rest_client_request_duration_seconds{host="10.0.0.1:6443",verb="GET"} (histogram)
 //
-// with client-go's names and labels, so its dashboards work unchanged. code is
+// with client-go's names and labels, so its dashboards work unchanged. host is
+// the API server's as the client was configured with it (RequestInfo.Host),
+// never parsed back from a URL. code is
 // "<error>" when no response came back (a refused connection, a timeout). The
 // duration is the time to the response's headers, not to the end of its body.
 //
@@ -39,7 +40,7 @@ func RESTClient(reg *Registry) func(context.Context, apiclient.RequestInfo) {
 		"Seconds from sending a request to the API server to receiving its response headers, by verb and host.",
 		RESTBuckets, "host", "verb")
 	return func(_ context.Context, info apiclient.RequestInfo) {
-		host := hostOf(info.URL)
+		host := info.Host
 		code := "<error>"
 		if info.Code != 0 {
 			code = strconv.Itoa(info.Code)
@@ -47,19 +48,4 @@ func RESTClient(reg *Registry) func(context.Context, apiclient.RequestInfo) {
 		requests.With(code, host, info.Verb).Inc()
 		latency.With(host, info.Verb).ObserveDuration(info.Took)
 	}
-}
-
-// hostOf returns the host[:port] of an absolute URL without parsing all of it:
-// this runs once per request.
-func hostOf(u string) string {
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
-	}
-	if i := strings.IndexAny(u, "/?#"); i >= 0 {
-		u = u[:i]
-	}
-	if i := strings.LastIndexByte(u, '@'); i >= 0 { // RequestInfo.URL is redacted, but be sure
-		u = u[i+1:]
-	}
-	return u
 }

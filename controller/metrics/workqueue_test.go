@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/queue"
 )
 
 // Two controllers' queues on one page share one # HELP per family.
 func TestWorkqueue_two_queues_share_each_family(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	reg := new(metrics.Registry)
 	a := queue.New(queue.Config[string]{Clock: clock})
 	b := queue.New(queue.Config[string]{Clock: clock})
@@ -36,7 +36,7 @@ func TestWorkqueue_two_queues_share_each_family(t *testing.T) {
 // One queue's page carries client-go's workqueue names, help, types and values:
 // two keys added, one done after 0.5 s, one processing for 1.5 s, one retry.
 func TestWorkqueue_writes_client_gos_names_and_values(t *testing.T) {
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	q := queue.New(queue.Config[string]{Clock: clock})
 	q.Add("a")
 	q.Add("b")

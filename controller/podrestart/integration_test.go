@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
-	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/apiclient/realtest"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/podrestart"
@@ -34,7 +34,7 @@ func TestIntegration_restarts_the_deployment_when_a_pending_pod_runs(t *testing.
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// A fake clock, so that restartedAt is known: it stands at 2026-01-01.
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet, Clock: apitest.NewClock()})
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: ns, Log: quiet, Clock: clock.NewFake()})
 	if err != nil {
 		t.Fatal(err)
 	}

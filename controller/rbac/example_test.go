@@ -8,7 +8,7 @@ import (
 )
 
 // A Recorder hears of each request a client makes (here told by hand, as
-// apiclient.Client.OnRequest would tell it); the role is what they needed.
+// a client's apiclient.Observer would tell it); the role is what they needed.
 func Example() {
 	var rec rbac.Recorder
 	foos := apiclient.Resource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Name: "foos", Namespaced: true}

@@ -12,13 +12,14 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/lease"
 )
 
 // These tests drive one Sharder's rounds by hand, on the in-memory API server
 // and a fake clock; the other members are Leases the test writes.
 
-func roundSharder(t *testing.T, srv *apitest.Server, id string, rt http.RoundTripper, clock *apitest.Clock) *Sharder {
+func roundSharder(t *testing.T, srv *apitest.Server, id string, rt http.RoundTripper, clock *clock.Fake) *Sharder {
 	t.Helper()
 	c, err := srv.Client(apiclient.Options{Transport: rt})
 	if err != nil {
@@ -48,7 +49,7 @@ func leases(s *Sharder) apiclient.Typed[lease.Lease] {
 
 // writeMember writes the Lease of another member, id, claiming claim, renewed
 // at the clock's now.
-func writeMember(t *testing.T, s *Sharder, clock *apitest.Clock, id string, claim Set) {
+func writeMember(t *testing.T, s *Sharder, clock *clock.Fake, id string, claim Set) {
 	t.Helper()
 	ctx := context.Background()
 	name := leaseName(s.cfg.Name, id)
@@ -103,7 +104,7 @@ func roundReturns(t *testing.T, s *Sharder, what string) {
 func TestRound_a_join_and_leave_during_a_slow_reconcile_do_not_stop_the_rounds(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	b := roundSharder(t, srv, "b", srv.Transport(), clock)
 	two := Assign([]string{"a", "b"})
 	writeMember(t, b, clock, "a", two["a"])
@@ -145,7 +146,7 @@ func (f *failPut) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	rt := &failPut{next: srv.Transport()}
 	a := roundSharder(t, srv, "a", rt, clock)
 	writeMember(t, a, clock, "b", nil)
@@ -206,11 +207,11 @@ func TestRound_the_renew_deadline_cancels_running_reconciles_without_a_round(t *
 
 // aloneReconciling starts a replica "a" alone on an in-memory server, and
 // admits one reconcile, whose context it returns (released when the test ends).
-func aloneReconciling(t *testing.T) (*apitest.Server, *apitest.Clock, *Sharder, context.Context) {
+func aloneReconciling(t *testing.T) (*apitest.Server, *clock.Fake, *Sharder, context.Context) {
 	t.Helper()
 	srv := apitest.NewServer(nil)
 	t.Cleanup(srv.Close)
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
 	roundReturns(t, a, "a alone")
 	rctx, release, ok := a.Admit(context.Background(), objectIn(Full))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Issue 29: two `run foo --shards --identity r1` each served every range, the
@@ -19,7 +20,7 @@ import (
 func TestRound_two_replicas_with_one_identity_never_serve_at_once(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	first := roundSharder(t, srv, "r1", srv.Transport(), clock)
 	twin := roundSharder(t, srv, "r1", srv.Transport(), clock)
 	both := func(what string) {
@@ -92,7 +93,7 @@ func TestRound_a_Lease_renewed_by_someone_else_stops_the_replica_at_once(t *test
 func TestRound_a_stale_member_claiming_everything_is_honoured_for_twice_the_lease_duration(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
 	writeMember(t, a, clock, "z", Set{Full})
 	l, err := leases(a).Get(context.Background(), leaseName("g", "z"))
@@ -122,7 +123,7 @@ func TestRound_a_stale_member_claiming_everything_is_honoured_for_twice_the_leas
 func TestRound_an_unreadable_Lease_is_skipped(t *testing.T) {
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	clock := apitest.NewClock()
+	clock := clock.NewFake()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
 	writeMember(t, a, clock, "b", nil)
 	bad := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"g-shard-x","namespace":"ops","labels":{"` + GroupLabel + `":"g"}},

@@ -131,8 +131,11 @@ func (s *Sharder) Status() Status {
 	return st
 }
 
-// Run takes part in the group until ctx is done: a round every RetryPeriod, or
-// at once when a member's Lease changes (a watch wakes it). When ctx ends it
+// Run takes part in the group until ctx is done: a round every RetryPeriod,
+// the wait cut short at the renew deadline when that comes sooner (package
+// lease's renew policy, Holder.RetryWait: a replica whose renewals fail tries
+// once more as its deadline passes), or at once when a member's Lease changes
+// (a watch wakes it). When ctx ends it
 // stops admitting reconciles, waits for those running (up to LeaseDuration),
 // and deletes its Lease, so that the others take its ranges over at once.
 func (s *Sharder) Run(ctx context.Context) error {
@@ -150,7 +153,7 @@ func (s *Sharder) Run(ctx context.Context) error {
 			s.leave()
 			return nil
 		case <-wake:
-		case <-s.cfg.Clock.After(s.cfg.RetryPeriod):
+		case <-s.cfg.Clock.After(s.holder.RetryWait(s.cfg.Clock.Now(), s.cfg.RetryPeriod)):
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/status"
 )
 
@@ -42,7 +43,7 @@ type deploymentStatus struct {
 // cache has: the first call writes, with observedGeneration filled in; the
 // same status again, once the cache has it, writes nothing.
 func ExampleUpdate() {
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	webs := apiclient.NewTyped[web](client).Namespace("demo")

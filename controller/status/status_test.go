@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller/status"
 )
 
@@ -55,7 +56,7 @@ func (*fooDeployment) Resource() apiclient.Resource { return apiclient.Deploymen
 
 func newDeployment(t *testing.T) (*apiclient.Client, apiclient.Typed[fooDeployment], *fooDeployment) {
 	t.Helper()
-	srv := apitest.NewServer(apitest.NewClock())
+	srv := apitest.NewServer(clock.NewFake())
 	t.Cleanup(srv.Close)
 	c, _ := srv.Client(apiclient.Options{})
 	deployments := apiclient.NewTyped[fooDeployment](c).Namespace("demo")

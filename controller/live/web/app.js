@@ -58,10 +58,10 @@ function fill(id, total, rows) {
 const informerName = (inf) => (inf.namespace ? inf.namespace + "/" : "") + inf.name + (inf.selector ? " (" + inf.selector + ")" : "");
 
 // totals are the running counts the rates are taken from, one per informer
-// ("events <name>") and per controller ("adds <name>", "reconciles <name>").
+// ("received <name>") and per controller ("adds <name>", "reconciles <name>").
 function totals(s) {
   const t = {};
-  for (const inf of s.informers || []) t["events " + informerName(inf)] = inf.reflector.events;
+  for (const inf of s.informers || []) t["received " + informerName(inf)] = inf.reflector.received;
   for (const c of s.controllers || []) {
     t["adds " + c.name] = c.queue.adds;
     t["reconciles " + c.name] = c.workers.reconciles;
@@ -97,22 +97,24 @@ function draw() {
 
   const infs = s.informers || [], ctrls = s.controllers || [];
   const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-  fill("stage-reflector", sum(infs, (i) => i.reflector.events), infs.map((i) => row(informerName(i), [
+  fill("stage-reflector", sum(infs, (i) => i.reflector.received), infs.map((i) => row(informerName(i), [
     ["state", i.reflector.state],
     ["resourceVersion", i.reflector.resourceVersion || "—"],
-    ["received", i.reflector.events],
-    ["events/s", perSecond("events " + informerName(i))],
+    ["received", i.reflector.received],
+    ["received/s", perSecond("received " + informerName(i))],
     ["relists", i.reflector.relists],
     ["watch restarts", i.reflector.watchRestarts],
     ...(i.reflector.lastError ? [["last error", i.reflector.lastError, true]] : []),
   ])));
-  fill("stage-fifo", sum(infs, (i) => i.fifo.popped), infs.map((i) => row(informerName(i), [
+  const applied = (i) => Object.values(i.fifo.events || {}).reduce((n, v) => n + v, 0);
+  fill("stage-fifo", sum(infs, applied), infs.map((i) => row(informerName(i), [
     ["depth", i.fifo.depth],
-    ["popped", i.fifo.popped],
+    ...Object.entries(i.fifo.events || {}).filter(([, n]) => n > 0).map(([type, n]) => ["events " + type, n]),
   ], i.fifo.depth / 100)));
   fill("stage-store", sum(infs, (i) => i.store.objects), infs.map((i) => row(informerName(i), [
     ["objects", i.store.objects],
     ["resourceVersion", i.store.resourceVersion || "—"],
+    ["synced", i.store.synced ? "yes" : "no"],
     ...(i.store.indexes || []).map((ix) => ["index " + ix.name, ix.values + (ix.values === 1 ? " value" : " values")]),
   ])));
   const handlers = infs.flatMap((i) => (i.handlers || []).map((h) => ({ h, i })));
@@ -123,18 +125,19 @@ function draw() {
   ], h.backlog / 100)));
   fill("stage-queue", sum(ctrls, (c) => c.queue.adds), ctrls.map((c) => row(c.name, [
     ["depth", c.queue.depth],
-    ["in flight", c.queue.inFlight],
-    ["retries waiting", c.queue.retriesWaiting],
+    ["processing", c.queue.processing],
+    ["delayed", c.queue.delayed],
     ["adds", c.queue.adds],
     ["adds/s", perSecond("adds " + c.name)],
     ["retries", c.queue.retries],
   ], c.queue.depth / 100)));
   fill("stage-workers", sum(ctrls, (c) => c.workers.reconciles), ctrls.map((c) => row(c.name, [
-    ["busy", c.workers.busy + " of " + c.workers.max],
+    ["active", c.workers.active + " of " + c.workers.max],
+    ["backoff", c.workers.backoff],
     ["reconciles", c.workers.reconciles],
     ["reconciles/s", perSecond("reconciles " + c.name)],
     ["errors", c.workers.errors, c.workers.errors > 0],
-  ], c.workers.max ? c.workers.busy / c.workers.max : 0)));
+  ], c.workers.max ? c.workers.active / c.workers.max : 0)));
 
   const recent = $("recent");
   recent.replaceChildren(...(s.recent || []).map((key) => {
