@@ -45,19 +45,17 @@ type Controller struct {
 
 	traceMu sync.Mutex // with a trace: a queue add and its line, one at a time (add)
 
-	// primary is the informer of the controller's own objects (For); admit,
-	// set by a sharded Manager, is asked before each reconcile whether this
-	// replica may reconcile the Request now (manager_sharding.go).
+	// primary is the informer of the controller's own objects (For), set by
+	// Complete.
 	primary *informer.Informer
 	// caches, set by the Manager, are the informers it holds when the
 	// controller starts: run waits for each to have listed, since a Reconcile
 	// may read any of them through a Lister (it is not told which).
 	caches func() []*informer.Informer
-	admit  func(context.Context, Request) (_ context.Context, release func(), ok bool)
-
-	// guard is the staleness guard (staleguard.go); nil with
-	// Options.DisableStaleGuard.
-	guard *staleGuard
+	// admit, set by the Manager, is asked before each Reconcile whether to
+	// reconcile the Request now, later or not at all (admit.go); nil admits
+	// everything now.
+	admit admitFunc
 
 	stats stats
 }
@@ -81,9 +79,6 @@ func newController(m *Manager, name string, r Reconciler, opts Options) *Control
 	q := queue.New(queue.Config[Request]{Clock: clock, Limiter: opts.Limiter})
 	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: m.opts.Log, trace: m.opts.Trace, clock: clock}
 	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
-	if !opts.DisableStaleGuard {
-		c.guard = newStaleGuard(clock, m.gaveUp)
-	}
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}
 	}
@@ -183,8 +178,9 @@ func (c *Controller) run(ctx context.Context) error {
 	return nil
 }
 
-// processNextItem is one turn of a worker: take a Request, reconcile it, and tell
-// the queue how it went. It returns false once the queue is shut down and empty.
+// processNextItem is one turn of a worker: take a Request, ask the hook
+// whether to reconcile it now (admit.go), reconcile it, and tell the queue how
+// it went. It returns false once the queue is shut down and empty.
 func (c *Controller) processNextItem(ctx context.Context) bool {
 	req, quit := c.queue.Get()
 	if quit {
@@ -200,26 +196,28 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		// or the next start, lists everything again anyway.
 		return false
 	}
+
+	// Now, later or never: the hook says (the Manager's sharding gate and
+	// staleness guard; a Controller alone admits everything now).
+	a := admission{ctx: ctx}
 	if c.admit != nil {
-		admitted, release, ok := c.admit(ctx, req)
-		if !ok {
-			// Another replica's object, or one no longer cached: a sharded
-			// controller reconciles only what its cache holds in its ranges.
-			c.queue.Forget(req)
-			c.forgetFailures(req)
-			c.emit(trace.Event{Stage: trace.Controller, Verb: "skip", Key: req.String()})
-			return true
-		}
-		defer release()
-		ctx = admitted
+		a = c.admit(ctx, req)
 	}
-	if c.guard != nil {
-		// The staleness guard: not while a cache lags what this Request's
-		// earlier reconciles wrote (staleguard.go).
-		var skipped bool
-		if ctx, skipped = c.skipStale(ctx, req); skipped {
-			return true
-		}
+	switch a.verdict {
+	case admitDrop:
+		// Not this worker's to reconcile: no retry either.
+		c.queue.Forget(req)
+		c.forgetFailures(req)
+		return true
+	case admitLater:
+		// Not yet, and no failure: tried again after the hook's delay, which
+		// leaves the error backoff as it was.
+		c.stats.backingOff(req)
+		c.queue.AddAfter(req, a.after)
+		return true
+	}
+	if a.release != nil {
+		defer a.release()
 	}
 
 	if c.trace != nil {
@@ -229,7 +227,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	}
 	start := c.clock.Now()
 	c.stats.active.Add(1)
-	res, err := c.reconcile(ctx, req)
+	res, err := c.reconcile(a.ctx, req)
 	c.stats.active.Add(-1)
 	took := c.clock.Since(start)
 	if err != nil {

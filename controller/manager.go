@@ -283,9 +283,7 @@ func (m *Manager) add(c *Controller) error {
 	}
 	m.controllers = append(m.controllers, c)
 	c.caches = m.caches
-	if m.sharder != nil {
-		c.admit = m.admit(c) // which controllers it gates is settled at Run (admit)
-	}
+	c.admit = m.admitter(c) // the sharding gate, the staleness guard (admit.go)
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
 	if m.leading != nil {

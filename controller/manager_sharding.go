@@ -10,6 +10,7 @@ import (
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/controller/trace"
 )
 
 // shard makes the Manager a member of a sharded group (ManagerOptions.Sharding):
@@ -54,19 +55,26 @@ func (m *Manager) shardFor(res apiclient.Resource) error {
 	return nil
 }
 
-// admit is a sharded controller's gate: its Request is reconciled only if its
-// object is in the cache of the controller's own informer and in a range this
-// replica serves, with a context that ends if the replica's renew deadline
-// passes. A controller whose own informer is not sharded (or that has none) is
-// not gated: it runs on every replica.
-func (m *Manager) admit(c *Controller) func(context.Context, Request) (context.Context, func(), bool) {
-	return func(ctx context.Context, req Request) (context.Context, func(), bool) {
+// shardGate is a sharded controller's gate, c's hook before the staleness
+// guard (admitter): its Request is reconciled only if its object is in the
+// cache of the controller's own informer and in a range this replica serves,
+// with a context that ends if the replica's renew deadline passes; any other
+// is dropped (another replica's, or no longer cached). A controller whose own
+// informer is not sharded (or that has none) is not gated: it runs on every
+// replica.
+func (m *Manager) shardGate(c *Controller) admitFunc {
+	return func(ctx context.Context, req Request) admission {
 		inf := m.shardedPrimary(c)
 		if inf == nil {
-			return ctx, func() {}, true
+			return admission{ctx: ctx}
 		}
 		obj, _ := inf.Get(req.Namespace, req.Name)
-		return m.sharder.Admit(ctx, obj)
+		admitted, release, ok := m.sharder.Admit(ctx, obj)
+		if !ok {
+			c.emit(trace.Event{Stage: trace.Controller, Verb: "skip", Key: req.String()})
+			return admission{verdict: admitDrop}
+		}
+		return admission{ctx: admitted, release: release}
 	}
 }
 
