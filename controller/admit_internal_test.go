@@ -24,8 +24,7 @@ func TestLoop_does_what_the_admit_hook_says(t *testing.T) {
 		return Result{}, nil
 	})
 	clk := clock.NewFake()
-	m := &Manager{opts: ManagerOptions{Log: slog.New(slog.DiscardHandler), Clock: clk}}
-	c := newController(m, "loop", r, Options{DisableStaleGuard: true})
+	c := NewController("loop", r, Options{}, clk, slog.New(slog.DiscardHandler))
 	released := 0
 	c.admit = func(ctx context.Context, req Request) admission {
 		switch req.Name {

@@ -26,14 +26,16 @@ const DefaultMaxBackoff = 5 * time.Minute
 //	                                                  ▲            │ error, Requeue: AddRateLimited
 //	                                                  └────────────┘ RequeueAfter: AddAfter
 //
-// Build it with New(m, …).For(…)…Complete(r): the Manager runs it. Safe for
+// Build it with New(m, …).For(…)…Complete(r), and the Manager runs it; or,
+// for the loop alone, with NewController, and Run it yourself. Safe for
 // concurrent use.
 type Controller struct {
 	name       string
 	reconciler Reconciler
 	queue      *queue.Queue[Request]
 	opts       Options
-	// log, trace and clock are the Manager's (ManagerOptions).
+	// log, trace and clock are the Manager's (ManagerOptions) for a
+	// controller it built; a controller alone has no trace.
 	log   *slog.Logger
 	trace func(trace.Event)
 	clock Clock
@@ -60,13 +62,30 @@ type Controller struct {
 	stats stats
 }
 
-// newController is what Builder.Complete builds: the defaults of Options filled
-// in, the Manager's logger, trace and clock.
-func newController(m *Manager, name string, r Reconciler, opts Options) *Controller {
+// NewController builds a Controller: a workqueue of Requests, r, and the
+// workers that run r over what is queued (Run), with the defaults of opts
+// filled in, timed by clock and logging to log (nil: the wall clock,
+// slog.Default()). Whatever is added to its Queue is reconciled.
+//
+// Builder.Complete builds every controller of a Manager with it, with the
+// Manager's clock and logger, and then gives it what only a Manager has: its
+// trace; handlers on the Manager's informers that fill the queue (For, Owns,
+// Watches); the caches its workers wait for before the first Reconcile; and
+// the hook asked before each Reconcile, the sharding gate and the staleness
+// guard (admit.go). One built alone has none of these: its queue is filled
+// by whoever holds it, and every Request is reconciled when taken
+// (ExampleNewController). Options.DisableStaleGuard means nothing to it: no
+// guard is installed.
+func NewController(name string, r Reconciler, opts Options, clock Clock, log *slog.Logger) *Controller {
+	if clock == nil {
+		clock = RealClock{}
+	}
+	if log == nil {
+		log = slog.Default()
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = 1
 	}
-	clock := m.clock()
 	if opts.Limiter == nil {
 		opts.Limiter = queue.MaxOf(
 			queue.NewExponential[Request](queue.DefaultBaseDelay, DefaultMaxBackoff),
@@ -77,7 +96,7 @@ func newController(m *Manager, name string, r Reconciler, opts Options) *Control
 		opts.ShutdownTimeout = 30 * time.Second
 	}
 	q := queue.New(queue.Config[Request]{Clock: clock, Limiter: opts.Limiter})
-	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: m.opts.Log, trace: m.opts.Trace, clock: clock}
+	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: log, clock: clock}
 	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}
@@ -91,7 +110,7 @@ func (c *Controller) Name() string { return c.name }
 // Queue is the controller's workqueue, for metrics.
 func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 
-// run waits until the handlers its watches registered have each been given
+// Run waits until the handlers its watches registered have each been given
 // their informer's initial list, and every other cache of the Manager's has
 // listed (waitForCaches), starts the workers, and blocks until ctx is
 // done. Then it stops handing out work, gives the reconciles in flight
@@ -99,9 +118,10 @@ func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 // reconcile that hangs). Workers start only after sync: a Reconcile that reads a
 // half-filled cache would take missing objects for deleted ones. Run waits for its
 // own handlers only, not for every handler of a shared informer: another
-// controller's slow handler does not hold this one back. The Manager calls it,
-// once.
-func (c *Controller) run(ctx context.Context) error {
+// controller's slow handler does not hold this one back. It is called once:
+// by the Manager for a controller Complete built, by its owner for one built
+// with NewController alone.
+func (c *Controller) Run(ctx context.Context) error {
 	c.mu.Lock()
 	if c.started {
 		c.mu.Unlock()

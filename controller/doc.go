@@ -33,6 +33,16 @@
 // bench/operators/kubewire is a whole operator built so, next to its
 // controller-runtime twin.
 //
+// The loop alone — a workqueue, a Reconciler, the workers, sample-controller's
+// loop without informers — is NewController(name, r, opts, clock, log) and
+// Run; whatever is added to its Queue is reconciled (ExampleNewController).
+// Complete builds every controller of a Manager with that same constructor,
+// then adds what only a Manager has: handlers on its informers that fill the
+// queue, the caches the workers wait for, the trace, and the one hook each
+// worker asks before a Reconcile whether to reconcile the Request now, later
+// or not at all (admit.go) — the sharding gate, then the staleness guard.
+// controller.go, the loop, knows of neither.
+//
 // # What a Reconciler may change
 //
 // Everything it is handed is its own. The cache hands out copies

@@ -287,7 +287,7 @@ func (m *Manager) add(c *Controller) error {
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
 	if m.leading != nil {
-		m.leading.start("controllers", c.run)
+		m.leading.start("controllers", c.Run)
 	}
 	return nil
 }
@@ -354,7 +354,7 @@ func (m *Manager) Run(ctx context.Context) error {
 func (m *Manager) startControllers(g *group) {
 	m.leading = g
 	for _, c := range m.controllers {
-		g.start("controllers", c.run)
+		g.start("controllers", c.Run)
 	}
 }
 

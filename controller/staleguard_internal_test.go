@@ -167,7 +167,7 @@ func BenchmarkStaleGuard_turn(b *testing.B) {
 		b.Fatal("never synced")
 	}
 	m := &Manager{opts: ManagerOptions{Log: slog.New(slog.DiscardHandler), Clock: RealClock{}}}
-	c := newController(m, "pods", ReconcilerFunc(nil), Options{})
+	c := NewController("pods", ReconcilerFunc(nil), Options{}, m.clock(), m.opts.Log)
 	c.primary = pods
 	guard := newStaleGuard(m.clock(), nil)
 	admit := c.guarded(guard)
