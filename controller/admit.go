@@ -84,7 +84,7 @@ func (a admitFunc) then(b admitFunc) admitFunc {
 // here, once: nothing of it is looked up again per Request.
 func (m *Manager) admitter(c *Controller) admitFunc {
 	var hook admitFunc
-	if m.sharder != nil {
+	if m.gated() {
 		hook = m.shardGate(c)
 	}
 	if !c.opts.DisableStaleGuard {

@@ -60,7 +60,7 @@ type Manager struct {
 	controllers []*Controller
 	names       map[string]bool // the controllers' names, taken by Complete before it builds anything
 	elector     *leaderelection.Elector
-	sharder     *sharding.Sharder
+	sharder     shardRing // this replica's member of the shard ring (manager_sharding.go), nil without sharding
 	// running is Run's group while Run runs: informers added late start in it.
 	// leading is the group the controllers run in, while they run: Run's own
 	// without leader election, one per term with it. Both are nil before Run and
