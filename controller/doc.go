@@ -72,11 +72,12 @@
 //	  ─▶ processLoop (informer)              Pop ─▶ store.Put ─▶ one notification per listener
 //	  ─▶ listener, one per handler           its own goroutine and buffer
 //	  ─▶ handler: the For's, Owns', …        RequestFor(obj) ─▶ queue.Add(Request{default, web-1})
-//	  ─▶ worker (controller.go)              Get ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
+//	  ─▶ worker (controller.go)              Get ─▶ admit ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
 //	                                         Reconcile reads the object back from the store by key
 //
 // controller/informer is the first half (Reflector to handlers), controller.go
-// the second (queue to Reconcile), manager.go the process around them;
+// the second (queue to Reconcile; admit is the one hook a Manager installs
+// there, admit.go), manager.go the process around them;
 // controller/trace names each of these hops, one Event each.
 //
 // # The reconcile loop, and why it is level-based

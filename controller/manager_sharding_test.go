@@ -503,21 +503,10 @@ func bucketCount(t *testing.T, h metrics.HistogramSnapshot, le float64) uint64 {
 // informers shard is settled when the Manager runs. (Complete failed: "an
 // informer of configmaps was asked for before".)
 func TestManager_sharding_an_informer_asked_for_before_For_is_the_Fors_share(t *testing.T) {
-	srv := apitest.NewServer(nil)
-	defer srv.Close()
-	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
-		t.Fatal(err)
-	}
-	c, err := srv.Client(apiclient.Options{})
-	must(t, err)
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Sharding: &sharding.Config{
-		Name:   "cms",
-		Member: lease.Member{Namespace: "ops", Identity: "one", LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
-	}})
-	must(t, err)
+	m := shardedAlone(t)
 	before := m.Informer(apiclient.ConfigMaps)
 	reconciled := make(chan string, 16)
-	_, err = controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
+	_, err := controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
 		Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
 			reconciled <- req.String()
 			return controller.Result{}, nil
@@ -565,23 +554,12 @@ func TestManager_sharding_any_order_of_caches_and_For(t *testing.T) {
 		{"Index while the Manager runs", none, none, none, index},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := apitest.NewServer(nil)
-			defer srv.Close()
-			if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
-				t.Fatal(err)
-			}
-			c, err := srv.Client(apiclient.Options{})
-			must(t, err)
-			m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Sharding: &sharding.Config{
-				Name:   "cms",
-				Member: lease.Member{Namespace: "ops", Identity: "one", LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
-			}})
-			must(t, err)
+			m := shardedAlone(t)
 			tc.beforeNew(m)
 			b := controller.New(m, "cms", controller.Options{})
 			tc.beforeFor(m)
 			reconciled := make(chan string, 16)
-			_, err = b.For(apiclient.ConfigMaps).Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+			_, err := b.For(apiclient.ConfigMaps).Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
 				reconciled <- req.String()
 				return controller.Result{}, nil
 			}))
@@ -601,4 +579,23 @@ func TestManager_sharding_any_order_of_caches_and_For(t *testing.T) {
 			must(t, <-done)
 		})
 	}
+}
+
+// shardedAlone is a sharding Manager alone in its group ("cms", identity
+// "one"), on an in-memory server holding the ConfigMap demo/a.
+func shardedAlone(t *testing.T) *controller.Manager {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.Client(apiclient.Options{})
+	must(t, err)
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Sharding: &sharding.Config{
+		Name:   "cms",
+		Member: lease.Member{Namespace: "ops", Identity: "one", LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
+	}})
+	must(t, err)
+	return m
 }
