@@ -74,8 +74,9 @@ type Controller struct {
 // the hook asked before each Reconcile, the sharding gate and the staleness
 // guard (admit.go). One built alone has none of these: its queue is filled
 // by whoever holds it, and every Request is reconciled when taken
-// (ExampleNewController). Options.DisableStaleGuard means nothing to it: no
-// guard is installed.
+// (ExampleNewController). Options.ResyncPeriod and DisableStaleGuard mean
+// nothing to it: resyncs come from the For's informer, the guard from the
+// Manager.
 func NewController(name string, r Reconciler, opts Options, clock Clock, log *slog.Logger) *Controller {
 	if clock == nil {
 		clock = RealClock{}
