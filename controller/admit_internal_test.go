@@ -66,3 +66,44 @@ func TestLoop_does_what_the_admit_hook_says(t *testing.T) {
 		t.Fatalf("queued after the delay: %v; want demo/later", got)
 	}
 }
+
+// The Manager's hook is the sharding gate, then the staleness guard: the
+// guard is asked only what the gate admits, with the gate's context, and a
+// Request the gate admitted and the guard put off still releases the gate
+// (a hand-over waits for every admitted reconcile to release it).
+func TestAdmit_then_asks_the_second_only_what_the_first_admits(t *testing.T) {
+	type key struct{}
+	var gateReleased, guardAsked int
+	gate := admitFunc(func(ctx context.Context, req Request) admission {
+		if req.Name == "theirs" {
+			return admission{verdict: admitDrop}
+		}
+		return admission{ctx: context.WithValue(ctx, key{}, "gate"), release: func() { gateReleased++ }}
+	})
+	guard := admitFunc(func(ctx context.Context, req Request) admission {
+		guardAsked++
+		if ctx.Value(key{}) != "gate" {
+			t.Errorf("the guard was asked about %s without the gate's context", req)
+		}
+		if req.Name == "stale" {
+			return admission{verdict: admitLater, after: time.Second}
+		}
+		return admission{ctx: ctx}
+	})
+	hook := gate.then(guard)
+	ctx := context.Background()
+	if got := hook(ctx, Request{Name: "theirs"}); got.verdict != admitDrop || guardAsked != 0 {
+		t.Fatalf("theirs: verdict %v, guard asked %d times; want drop, 0", got.verdict, guardAsked)
+	}
+	if got := hook(ctx, Request{Name: "stale"}); got.verdict != admitLater || got.after != time.Second || gateReleased != 1 {
+		t.Fatalf("stale: verdict %v after %v, gate released %d times; want later after 1s, released once", got.verdict, got.after, gateReleased)
+	}
+	got := hook(ctx, Request{Name: "mine"})
+	if got.verdict != admitNow || got.ctx.Value(key{}) != "gate" || got.release == nil {
+		t.Fatalf("mine: verdict %v, context %v; want now, with the gate's context and its release", got.verdict, got.ctx)
+	}
+	got.release()
+	if gateReleased != 2 {
+		t.Fatalf("gate released %d times after mine's reconcile; want 2", gateReleased)
+	}
+}
