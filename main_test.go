@@ -64,7 +64,10 @@ var testsOnly = []string{"apiclient/realtest", "apiclient/apitest/golden", "apic
 // only these. Values first (trace, pipeline, metrics, rbac, which writes its
 // YAML with internal/yamlout, a leaf cli uses too), then the machinery
 // beneath a controller (informer; lease, and on it leaderelection and
-// sharding), the reconcile loop and the Manager (controller), the toolkit a
+// sharding), the reconcile loop and the Manager (controller: the loop asks one
+// hook before a Reconcile, admit.go, and the Manager knows sharding's Sharder
+// by an interface of its own, manager_sharding.go's shardRing; it imports
+// sharding for its Config and to build one), the toolkit a
 // Reconciler uses (events, status, finalizer) and an operator installs with
 // (crd) or serves beside its controllers (webhook), the live page, the example
 // controllers, the explorer their tests run (perturb, test-only), and the

@@ -138,7 +138,8 @@ func (b *Builder) Complete(r Reconciler) (*Controller, error) {
 	if b.err != nil {
 		return nil, fmt.Errorf("controller %s: %w", b.name, b.err)
 	}
-	c := newController(b.m, b.name, r, b.opts)
+	c := NewController(b.name, r, b.opts, b.m.clock(), b.m.opts.Log)
+	c.trace = b.m.opts.Trace // before its handlers, which trace what they queue
 	primary := *b.primary
 	c.primary = b.m.informer(primary.res, primary.sel)
 	c.watch(c.primary, primary, b.opts.ResyncPeriod)

@@ -26,14 +26,16 @@ const DefaultMaxBackoff = 5 * time.Minute
 //	                                                  ▲            │ error, Requeue: AddRateLimited
 //	                                                  └────────────┘ RequeueAfter: AddAfter
 //
-// Build it with New(m, …).For(…)…Complete(r): the Manager runs it. Safe for
+// Build it with New(m, …).For(…)…Complete(r), and the Manager runs it; or,
+// for the loop alone, with NewController, and Run it yourself. Safe for
 // concurrent use.
 type Controller struct {
 	name       string
 	reconciler Reconciler
 	queue      *queue.Queue[Request]
 	opts       Options
-	// log, trace and clock are the Manager's (ManagerOptions).
+	// log, trace and clock are the Manager's (ManagerOptions) for a
+	// controller it built; a controller alone has no trace.
 	log   *slog.Logger
 	trace func(trace.Event)
 	clock Clock
@@ -45,30 +47,46 @@ type Controller struct {
 
 	traceMu sync.Mutex // with a trace: a queue add and its line, one at a time (add)
 
-	// primary is the informer of the controller's own objects (For); admit,
-	// set by a sharded Manager, is asked before each reconcile whether this
-	// replica may reconcile the Request now (manager_sharding.go).
+	// primary is the informer of the controller's own objects (For), set by
+	// Complete.
 	primary *informer.Informer
 	// caches, set by the Manager, are the informers it holds when the
 	// controller starts: run waits for each to have listed, since a Reconcile
 	// may read any of them through a Lister (it is not told which).
 	caches func() []*informer.Informer
-	admit  func(context.Context, Request) (_ context.Context, release func(), ok bool)
-
-	// guard is the staleness guard (staleguard.go); nil with
-	// Options.DisableStaleGuard.
-	guard *staleGuard
+	// admit, set by the Manager, is asked before each Reconcile whether to
+	// reconcile the Request now, later or not at all (admit.go); nil admits
+	// everything now.
+	admit admitFunc
 
 	stats stats
 }
 
-// newController is what Builder.Complete builds: the defaults of Options filled
-// in, the Manager's logger, trace and clock.
-func newController(m *Manager, name string, r Reconciler, opts Options) *Controller {
+// NewController builds a Controller: a workqueue of Requests, r, and the
+// workers that run r over what is queued (Run), with the defaults of opts
+// filled in, timed by clock and logging to log (nil: the wall clock,
+// slog.Default()). Whatever is added to its Queue is reconciled.
+//
+// Builder.Complete builds every controller of a Manager with it, with the
+// Manager's clock and logger, and then gives it what only a Manager has: its
+// trace; handlers on the Manager's informers that fill the queue (For, Owns,
+// Watches); the caches its workers wait for before the first Reconcile; and
+// the hook asked before each Reconcile, the sharding gate and the staleness
+// guard (admit.go). One built alone has none of these: its queue is filled
+// by whoever holds it, and every Request is reconciled when taken
+// (ExampleNewController). Options.ResyncPeriod and DisableStaleGuard mean
+// nothing to it: resyncs come from the For's informer, the guard from the
+// Manager.
+func NewController(name string, r Reconciler, opts Options, clock Clock, log *slog.Logger) *Controller {
+	if clock == nil {
+		clock = RealClock{}
+	}
+	if log == nil {
+		log = slog.Default()
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = 1
 	}
-	clock := m.clock()
 	if opts.Limiter == nil {
 		opts.Limiter = queue.MaxOf(
 			queue.NewExponential[Request](queue.DefaultBaseDelay, DefaultMaxBackoff),
@@ -79,11 +97,8 @@ func newController(m *Manager, name string, r Reconciler, opts Options) *Control
 		opts.ShutdownTimeout = 30 * time.Second
 	}
 	q := queue.New(queue.Config[Request]{Clock: clock, Limiter: opts.Limiter})
-	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: m.opts.Log, trace: m.opts.Trace, clock: clock}
+	c := &Controller{name: name, reconciler: r, queue: q, opts: opts, log: log, clock: clock}
 	c.stats.durations = metrics.NewHistogram(metrics.ReconcileBuckets)
-	if !opts.DisableStaleGuard {
-		c.guard = newStaleGuard(clock, m.gaveUp)
-	}
 	if opts.MaxRetries > 0 {
 		c.failures = map[Request]int{}
 	}
@@ -96,7 +111,7 @@ func (c *Controller) Name() string { return c.name }
 // Queue is the controller's workqueue, for metrics.
 func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 
-// run waits until the handlers its watches registered have each been given
+// Run waits until the handlers its watches registered have each been given
 // their informer's initial list, and every other cache of the Manager's has
 // listed (waitForCaches), starts the workers, and blocks until ctx is
 // done. Then it stops handing out work, gives the reconciles in flight
@@ -104,9 +119,10 @@ func (c *Controller) Queue() *queue.Queue[Request] { return c.queue }
 // reconcile that hangs). Workers start only after sync: a Reconcile that reads a
 // half-filled cache would take missing objects for deleted ones. Run waits for its
 // own handlers only, not for every handler of a shared informer: another
-// controller's slow handler does not hold this one back. The Manager calls it,
-// once.
-func (c *Controller) run(ctx context.Context) error {
+// controller's slow handler does not hold this one back. It is called once:
+// by the Manager for a controller Complete built, by its owner for one built
+// with NewController alone.
+func (c *Controller) Run(ctx context.Context) error {
 	c.mu.Lock()
 	if c.started {
 		c.mu.Unlock()
@@ -183,8 +199,9 @@ func (c *Controller) run(ctx context.Context) error {
 	return nil
 }
 
-// processNextItem is one turn of a worker: take a Request, reconcile it, and tell
-// the queue how it went. It returns false once the queue is shut down and empty.
+// processNextItem is one turn of a worker: take a Request, ask the hook
+// whether to reconcile it now (admit.go), reconcile it, and tell the queue how
+// it went. It returns false once the queue is shut down and empty.
 func (c *Controller) processNextItem(ctx context.Context) bool {
 	req, quit := c.queue.Get()
 	if quit {
@@ -200,26 +217,28 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 		// or the next start, lists everything again anyway.
 		return false
 	}
+
+	// Now, later or never: the hook says (the Manager's sharding gate and
+	// staleness guard; a Controller alone admits everything now).
+	a := admission{ctx: ctx}
 	if c.admit != nil {
-		admitted, release, ok := c.admit(ctx, req)
-		if !ok {
-			// Another replica's object, or one no longer cached: a sharded
-			// controller reconciles only what its cache holds in its ranges.
-			c.queue.Forget(req)
-			c.forgetFailures(req)
-			c.emit(trace.Event{Stage: trace.Controller, Verb: "skip", Key: req.String()})
-			return true
-		}
-		defer release()
-		ctx = admitted
+		a = c.admit(ctx, req)
 	}
-	if c.guard != nil {
-		// The staleness guard: not while a cache lags what this Request's
-		// earlier reconciles wrote (staleguard.go).
-		var skipped bool
-		if ctx, skipped = c.skipStale(ctx, req); skipped {
-			return true
-		}
+	switch a.verdict {
+	case admitDrop:
+		// Not this worker's to reconcile: no retry either.
+		c.queue.Forget(req)
+		c.forgetFailures(req)
+		return true
+	case admitLater:
+		// Not yet, and no failure: tried again after the hook's delay, which
+		// leaves the error backoff as it was.
+		c.stats.backingOff(req)
+		c.queue.AddAfter(req, a.after)
+		return true
+	}
+	if a.release != nil {
+		defer a.release()
 	}
 
 	if c.trace != nil {
@@ -229,7 +248,7 @@ func (c *Controller) processNextItem(ctx context.Context) bool {
 	}
 	start := c.clock.Now()
 	c.stats.active.Add(1)
-	res, err := c.reconcile(ctx, req)
+	res, err := c.reconcile(a.ctx, req)
 	c.stats.active.Add(-1)
 	took := c.clock.Since(start)
 	if err != nil {

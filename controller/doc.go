@@ -33,6 +33,16 @@
 // bench/operators/kubewire is a whole operator built so, next to its
 // controller-runtime twin.
 //
+// The loop alone — a workqueue, a Reconciler, the workers, sample-controller's
+// loop without informers — is NewController(name, r, opts, clock, log) and
+// Run; whatever is added to its Queue is reconciled (ExampleNewController).
+// Complete builds every controller of a Manager with that same constructor,
+// then adds what only a Manager has: handlers on its informers that fill the
+// queue, the caches the workers wait for, the trace, and the one hook each
+// worker asks before a Reconcile whether to reconcile the Request now, later
+// or not at all (admit.go) — the sharding gate, then the staleness guard.
+// controller.go, the loop, knows of neither.
+//
 // # The client: one, adopted
 //
 // NewManager adopts the client it is given (apiclient.Client.Adopt) rather
@@ -79,11 +89,12 @@
 //	  ─▶ processLoop (informer)              Pop ─▶ store.Put ─▶ one notification per listener
 //	  ─▶ listener, one per handler           its own goroutine and buffer
 //	  ─▶ handler: the For's, Owns', …        RequestFor(obj) ─▶ queue.Add(Request{default, web-1})
-//	  ─▶ worker (controller.go)              Get ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
+//	  ─▶ worker (controller.go)              Get ─▶ admit ─▶ Reconcile(ctx, Request) ─▶ Forget / AddRateLimited / AddAfter ─▶ Done
 //	                                         Reconcile reads the object back from the store by key
 //
 // controller/informer is the first half (Reflector to handlers), controller.go
-// the second (queue to Reconcile), manager.go the process around them;
+// the second (queue to Reconcile; admit is the one hook a Manager installs
+// there, admit.go), manager.go the process around them;
 // controller/trace names each of these hops, one Event each.
 //
 // # The reconcile loop, and why it is level-based

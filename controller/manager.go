@@ -60,7 +60,7 @@ type Manager struct {
 	controllers []*Controller
 	names       map[string]bool // the controllers' names, taken by Complete before it builds anything
 	elector     *leaderelection.Elector
-	sharder     *sharding.Sharder
+	sharder     shardRing // this replica's member of the shard ring (manager_sharding.go), nil without sharding
 	// running is Run's group while Run runs: informers added late start in it.
 	// leading is the group the controllers run in, while they run: Run's own
 	// without leader election, one per term with it. Both are nil before Run and
@@ -286,13 +286,11 @@ func (m *Manager) add(c *Controller) error {
 	}
 	m.controllers = append(m.controllers, c)
 	c.caches = m.caches
-	if m.sharder != nil {
-		c.admit = m.admit(c) // which controllers it gates is settled at Run (admit)
-	}
+	c.admit = m.admitter(c) // the sharding gate, the staleness guard (admit.go)
 	metrics.Workqueue(m.reg, c.Name(), c.Queue().Metrics)
 	m.controllerMetrics(c)
 	if m.leading != nil {
-		m.leading.start("controllers", c.run)
+		m.leading.start("controllers", c.Run)
 	}
 	return nil
 }
@@ -359,7 +357,7 @@ func (m *Manager) Run(ctx context.Context) error {
 func (m *Manager) startControllers(g *group) {
 	m.leading = g
 	for _, c := range m.controllers {
-		g.start("controllers", c.run)
+		g.start("controllers", c.Run)
 	}
 }
 

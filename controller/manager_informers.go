@@ -141,10 +141,9 @@ func (m *Manager) sourceFor(res apiclient.Resource, inf *informer.Informer, rc a
 	if m.sharder == nil || !m.shardedRes[res.String()+"/"+res.Version] {
 		return m.reflector(rc, lw, sink)
 	}
-	src := m.sharder.Source(rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
+	src := m.sharder.Source(inf, rc, lw, sink, func(lw listwatch.Options, sink fifo.Sink[*apiclient.Object]) informer.Runner {
 		return m.reflector(rc, lw, sink)
 	})
-	src.Attach(inf)
 	m.sharded[inf] = true
 	return src
 }

@@ -3,28 +3,65 @@ package controller
 import (
 	"context"
 	"fmt"
-	"github.com/kubewire/kubewire/apiclient"
 	"maps"
 	"slices"
+
+	"github.com/kubewire/kubewire/apiclient"
 
 	"github.com/kubewire/kubewire/controller/informer"
 	"github.com/kubewire/kubewire/controller/metrics"
 	"github.com/kubewire/kubewire/controller/sharding"
+	"github.com/kubewire/kubewire/controller/trace"
+	"github.com/kubewire/kubewire/fifo"
+	"github.com/kubewire/kubewire/listwatch"
 )
 
+// shardRing is what a Manager needs of the group of replicas its controllers'
+// work is shared among (ManagerOptions.Sharding): which objects are this
+// replica's, word when that changes, and a Run. Package sharding's Sharder is
+// the one there is; the Manager knows it by these methods alone.
+type shardRing interface {
+	// Run takes part in the group until ctx is done.
+	Run(ctx context.Context) error
+	// Admit says whether obj (nil: not cached) may be reconciled now; if so,
+	// with the context it returns, and release must be called when the
+	// reconcile is over.
+	Admit(ctx context.Context, obj *apiclient.Object) (_ context.Context, release func(), ok bool)
+	// Owns reports whether obj is in the ranges served now.
+	Owns(obj *apiclient.Object) bool
+	// Served registers fn, called whenever this replica begins to serve ranges
+	// (their lists cached), with a test of the objects newly its own.
+	Served(fn func(newly func(*apiclient.Object) bool))
+	// Source is what fills inf, a sharded informer of rc, through sink, each
+	// Reflector made by build: this replica's share alone.
+	Source(inf *informer.Informer, rc apiclient.ResourceClient, lw listwatch.Options, sink fifo.Sink[*apiclient.Object],
+		build func(listwatch.Options, fifo.Sink[*apiclient.Object]) informer.Runner) informer.Runner
+	// Status is what /metrics and /readyz say of the replica's share.
+	Status() sharding.Status
+}
+
+var _ shardRing = (*sharding.Sharder)(nil)
+
 // shard makes the Manager a member of a sharded group (ManagerOptions.Sharding):
-// a Sharder that the informers asked for with Sharded fill from, and that gates
-// the controllers reconciling their objects.
+// a Sharder that fills the informers of the controllers' For resources
+// (sourceFor) and gates those controllers (shardGate).
 func (m *Manager) shard(cfg sharding.Config) error {
 	cfg.Member = cfg.Member.Inherit(m.client, m.opts.Clock, m.opts.Log)
 	sh, err := sharding.New(cfg)
 	if err != nil {
 		return err
 	}
-	m.sharder = sh
-	sh.OnServe(m.reconcileNewlyServed)
-	m.shardMetrics()
+	m.join(sh)
 	return nil
+}
+
+// join makes ring the Manager's shard ring, before any controller is
+// described: it is told to queue what becomes this replica's, and its
+// Status is served on /metrics.
+func (m *Manager) join(ring shardRing) {
+	m.sharder = ring
+	ring.Served(m.reconcileNewlyServed)
+	m.shardMetrics()
 }
 
 // shardFor makes res a sharded resource, when the Manager shards: Builder.For
@@ -54,51 +91,46 @@ func (m *Manager) shardFor(res apiclient.Resource) error {
 	return nil
 }
 
-// admit is a sharded controller's gate: its Request is reconciled only if its
+// shardGate is the gate of c, a controller of a sharding Manager, and the
+// first half of its hook (admitter): its Request is reconciled only if its
 // object is in the cache of the controller's own informer and in a range this
 // replica serves, with a context that ends if the replica's renew deadline
-// passes. A controller whose own informer is not sharded (or that has none) is
-// not gated: it runs on every replica.
-func (m *Manager) admit(c *Controller) func(context.Context, Request) (context.Context, func(), bool) {
-	return func(ctx context.Context, req Request) (context.Context, func(), bool) {
-		inf := m.shardedPrimary(c)
-		if inf == nil {
-			return ctx, func() {}, true
+// passes; any other is dropped (another replica's, or no longer cached). The
+// informer and the ring are fixed at Complete, and read without a lock.
+func (m *Manager) shardGate(c *Controller) admitFunc {
+	primary, ring := c.primary, m.sharder
+	return func(ctx context.Context, req Request) admission {
+		obj, _ := primary.Get(req.Namespace, req.Name)
+		admitted, release, ok := ring.Admit(ctx, obj)
+		if !ok {
+			c.emit(trace.Event{Stage: trace.Controller, Verb: "skip", Key: req.String()})
+			return admission{verdict: admitDrop}
 		}
-		obj, _ := inf.Get(req.Namespace, req.Name)
-		return m.sharder.Admit(ctx, obj)
+		return admission{ctx: admitted, release: release}
 	}
 }
 
-// shardedPrimary is c's own informer when it is sharded, else nil.
-func (m *Manager) shardedPrimary(c *Controller) *informer.Informer {
-	c.mu.Lock()
-	inf := c.primary
-	c.mu.Unlock()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.sharded[inf] {
-		return nil
-	}
-	return inf
-}
+// gated reports whether a sharding Manager gates its controllers: it fills
+// the informers of their For resources itself (sourceFor), so each
+// controller's own informer caches this replica's share. With
+// ManagerOptions.Source the informers are the caller's, and nothing is gated.
+func (m *Manager) gated() bool { return m.sharder != nil && m.opts.Source == nil }
 
-// reconcileNewlyServed queues, for every gated controller, each cached object in
-// the ranges this replica has just begun to serve: what their old owner
-// reconciled last is this replica's to reconcile now, changed or not (a
-// Request the gate refused before the hand-over was dropped). They go in at
-// low priority, as an initial list does.
-func (m *Manager) reconcileNewlyServed(newly sharding.Set) {
+// reconcileNewlyServed queues, for every gated controller, each cached object
+// the ring says is newly this replica's: what their old owner reconciled last
+// is this replica's to reconcile now, changed or not (a Request the gate
+// refused before the hand-over was dropped). They go in at low priority, as an
+// initial list does.
+func (m *Manager) reconcileNewlyServed(newly func(*apiclient.Object) bool) {
+	if !m.gated() {
+		return
+	}
 	m.mu.Lock()
 	controllers := append([]*Controller(nil), m.controllers...)
 	m.mu.Unlock()
 	for _, c := range controllers {
-		inf := m.shardedPrimary(c)
-		if inf == nil {
-			continue
-		}
-		for _, obj := range inf.List() {
-			if newly.Contains(sharding.Hash(m.sharder.Key().Of(obj))) {
+		for _, obj := range c.primary.List() {
+			if newly(obj) {
 				c.add(RequestFor(obj), true, nil)
 			}
 		}
@@ -124,7 +156,7 @@ func (m *Manager) ownedObjects() int {
 
 func (m *Manager) shardMetrics() {
 	sh := m.sharder
-	l := metrics.Labels{"identity": sh.Identity()}
+	l := metrics.Labels{"identity": sh.Status().Identity}
 	m.reg.GaugeFunc("kubewire_shard_members", "Live members of the sharded group, this replica included.", l, func() float64 { return float64(len(sh.Status().Members)) })
 	m.reg.GaugeFunc("kubewire_shard_ranges", "Hash ranges this replica reconciles now.", l, func() float64 { return float64(len(sh.Status().Serving)) })
 	m.reg.GaugeFunc("kubewire_shard_fraction", "The share of the hash space this replica reconciles now, 0 to 1.", l, func() float64 { return sh.Status().Serving.Size() })
@@ -158,4 +190,7 @@ func (m *Manager) shardReady() (string, error) {
 
 // Sharder is the Manager's member of its sharded group (its Status says what
 // this replica serves), nil without ManagerOptions.Sharding.
-func (m *Manager) Sharder() *sharding.Sharder { return m.sharder }
+func (m *Manager) Sharder() *sharding.Sharder {
+	sh, _ := m.sharder.(*sharding.Sharder)
+	return sh
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubewire/kubewire/apiclient"
 	"github.com/kubewire/kubewire/apiclient/apitest"
+	"github.com/kubewire/kubewire/apiclient/builtin"
 	"github.com/kubewire/kubewire/apiclient/clock"
 	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/controller/lease"
@@ -503,21 +504,10 @@ func bucketCount(t *testing.T, h metrics.HistogramSnapshot, le float64) uint64 {
 // informers shard is settled when the Manager runs. (Complete failed: "an
 // informer of configmaps was asked for before".)
 func TestManager_sharding_an_informer_asked_for_before_For_is_the_Fors_share(t *testing.T) {
-	srv := apitest.NewServer(nil)
-	defer srv.Close()
-	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
-		t.Fatal(err)
-	}
-	c, err := srv.Client(apiclient.Options{})
-	must(t, err)
-	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Sharding: &sharding.Config{
-		Name:   "cms",
-		Member: lease.Member{Namespace: "ops", Identity: "one", LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
-	}})
-	must(t, err)
+	m := shardedAlone(t)
 	before := m.Informer(apiclient.ConfigMaps)
 	reconciled := make(chan string, 16)
-	_, err = controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
+	_, err := controller.New(m, "cms", controller.Options{}).For(apiclient.ConfigMaps).
 		Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
 			reconciled <- req.String()
 			return controller.Result{}, nil
@@ -537,4 +527,76 @@ func TestManager_sharding_an_informer_asked_for_before_For_is_the_Fors_share(t *
 	}
 	stop()
 	must(t, <-done)
+}
+
+// Under sharding any order of asking for a cache and describing the
+// controller works: a Lister, an Index or an Informer of the For resource,
+// asked for before New, between New and For, after Complete or while the
+// Manager runs, is the For's one cache, filled with this replica's share by
+// one source of the Sharder's.
+func TestManager_sharding_any_order_of_caches_and_For(t *testing.T) {
+	lister := func(m *controller.Manager) { controller.Lister[builtin.ConfigMap](m) }
+	index := func(m *controller.Manager) {
+		must(t, m.Index(apiclient.ConfigMaps, "byName", func(o *apiclient.Object) ([]string, error) { return []string{o.Metadata.Name}, nil }))
+	}
+	informer := func(m *controller.Manager) { m.Informer(apiclient.ConfigMaps) }
+	none := func(*controller.Manager) {}
+	for _, tc := range []struct {
+		name                                     string
+		beforeNew, beforeFor, afterFor, whileRun func(*controller.Manager)
+	}{
+		{"Lister before New", lister, none, none, none},
+		{"Index before New", index, none, none, none},
+		{"Informer between New and For", none, informer, none, none},
+		{"Lister between New and For", none, lister, none, none},
+		{"Index after Complete", none, none, index, none},
+		{"Lister after Complete", none, none, lister, none},
+		{"Lister while the Manager runs", none, none, none, lister},
+		{"Index while the Manager runs", none, none, none, index},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := shardedAlone(t)
+			tc.beforeNew(m)
+			b := controller.New(m, "cms", controller.Options{})
+			tc.beforeFor(m)
+			reconciled := make(chan string, 16)
+			_, err := b.For(apiclient.ConfigMaps).Complete(controller.ReconcilerFunc(func(_ context.Context, req controller.Request) (controller.Result, error) {
+				reconciled <- req.String()
+				return controller.Result{}, nil
+			}))
+			must(t, err)
+			tc.afterFor(m)
+			ctx, stop := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- m.Run(ctx) }()
+			if got := <-reconciled; got != "demo/a" {
+				t.Errorf("reconciled %q, want demo/a", got)
+			}
+			tc.whileRun(m)
+			if got, want := m.Sharder().Status().Sources, 1; got != want {
+				t.Errorf("the Sharder fills %d sources, want %d: one informer of configmaps, the For's", got, want)
+			}
+			stop()
+			must(t, <-done)
+		})
+	}
+}
+
+// shardedAlone is a sharding Manager alone in its group ("cms", identity
+// "one"), on an in-memory server holding the ConfigMap demo/a.
+func shardedAlone(t *testing.T) *controller.Manager {
+	t.Helper()
+	srv := apitest.NewServer(nil)
+	t.Cleanup(srv.Close)
+	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.Client(apiclient.Options{})
+	must(t, err)
+	m, err := controller.NewManager(c, controller.ManagerOptions{Namespace: "demo", Log: quiet, Sharding: &sharding.Config{
+		Name:   "cms",
+		Member: lease.Member{Namespace: "ops", Identity: "one", LeaseDuration: 4 * time.Second, RenewDeadline: time.Second, RetryPeriod: 300 * time.Millisecond},
+	}})
+	must(t, err)
+	return m
 }

@@ -8,7 +8,8 @@ import (
 
 // Options tune one controller. The zero value is usable: one worker, retries
 // without a limit, the default Limiter, no resync, no reconcile timeout, 30 s to
-// finish on shutdown. The logger, the trace and the clock are the Manager's.
+// finish on shutdown. The logger, the trace and the clock are the Manager's
+// (NewController's arguments, for a controller run alone).
 type Options struct {
 	Workers int
 	// MaxRetries, when positive, drops a Request whose Reconcile has failed
@@ -40,7 +41,8 @@ type Options struct {
 	// StaleWaitLimit after its answer (doc.go, "A stale cache after your own
 	// write"). Turn it off for a
 	// Reconciler that reads the server rather than the cache, or that wants
-	// every turn however stale its reads.
+	// every turn however stale its reads. The Manager installs the guard
+	// (admit.go): a controller built with NewController alone has none.
 	DisableStaleGuard bool
 	// ShutdownTimeout bounds how long the controller waits, after the Manager
 	// stops, for reconciles in flight; then their context is cancelled too. A

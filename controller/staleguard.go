@@ -204,28 +204,31 @@ func newer(a, b string) bool {
 	return errA == nil && (errB != nil || x > y)
 }
 
-// skipStale is the guard's turn in processNextItem: if req may not be
-// reconciled yet it is requeued, counted and traced, and skipStale returns
-// true. Otherwise it returns the context the reconcile runs with, which
-// carries who reconciles what for the writes made with it.
-func (c *Controller) skipStale(ctx context.Context, req Request) (context.Context, bool) {
-	var uid string
-	var cached bool
-	if c.primary != nil {
-		uid, cached = c.primary.UIDOf(req.Namespace, req.Name)
+// guarded is the guard g as c's hook (admit.go): a Request whose caches do
+// not show what its earlier reconciles wrote is admitted later, counted and
+// traced; any other is admitted now, with a context that carries who
+// reconciles what, so that the writes made with it are recorded for it. The
+// uid of its object is read from the controller's own informer (For), fixed
+// at Complete.
+func (c *Controller) guarded(g *staleGuard) admitFunc {
+	primary := c.primary
+	return func(ctx context.Context, req Request) admission {
+		var uid string
+		var cached bool
+		if primary != nil {
+			uid, cached = primary.UIDOf(req.Namespace, req.Name)
+		}
+		l, stale, _ := g.check(req, uid, cached)
+		if !stale {
+			return admission{ctx: context.WithValue(ctx, reconcileKey{}, &reconciling{guard: g, controller: c.name, req: req, uid: uid})}
+		}
+		c.stats.observe(staleSkip, 0)
+		if c.trace != nil {
+			c.traceMu.Lock() // after the "queue add" of req, as a reconcile start (add)
+			c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "stale", Informer: l.cache.Name(),
+				ResourceVersion: l.cache.StoreResourceVersion(), Awaited: l.wrote.String(), RequeueAfter: l.again})
+			c.traceMu.Unlock()
+		}
+		return admission{verdict: admitLater, after: l.again}
 	}
-	l, stale, _ := c.guard.check(req, uid, cached)
-	if !stale {
-		return context.WithValue(ctx, reconcileKey{}, &reconciling{guard: c.guard, controller: c.name, req: req, uid: uid}), false
-	}
-	c.stats.observe(staleSkip, 0)
-	c.stats.backingOff(req)
-	c.queue.AddAfter(req, l.again)
-	if c.trace != nil {
-		c.traceMu.Lock() // after the "queue add" of req, as a reconcile start (add)
-		c.emit(trace.Event{Stage: trace.Controller, Verb: "reconcile", Key: req.String(), Outcome: "stale", Informer: l.cache.Name(),
-			ResourceVersion: l.cache.StoreResourceVersion(), Awaited: l.wrote.String(), RequeueAfter: l.again})
-		c.traceMu.Unlock()
-	}
-	return ctx, true
 }

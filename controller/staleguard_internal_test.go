@@ -167,17 +167,19 @@ func BenchmarkStaleGuard_turn(b *testing.B) {
 		b.Fatal("never synced")
 	}
 	m := &Manager{opts: ManagerOptions{Log: slog.New(slog.DiscardHandler), Clock: RealClock{}}}
-	c := newController(m, "pods", ReconcilerFunc(nil), Options{})
+	c := NewController("pods", ReconcilerFunc(nil), Options{}, m.clock(), m.opts.Log)
 	c.primary = pods
+	guard := newStaleGuard(m.clock(), nil)
+	admit := c.guarded(guard)
 	req := Request{Namespace: "default", Name: "web"}
 	for _, recorded := range []bool{false, true} {
 		b.Run(fmt.Sprintf("recorded=%v", recorded), func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				if recorded {
-					c.guard.wrote(req, "u-web", awaitedIn([]*informer.Informer{pods}, informer.Written{ResourceVersion: "2"}))
+					guard.wrote(req, "u-web", awaitedIn([]*informer.Informer{pods}, informer.Written{ResourceVersion: "2"}))
 				}
-				if _, skipped := c.skipStale(context.Background(), req); skipped {
+				if a := admit(context.Background(), req); a.verdict != admitNow {
 					b.Fatal("skipped")
 				}
 			}

@@ -14,6 +14,14 @@
 //	     └──────────── Sharder: member Leases, the split, hand-overs; the gate before each reconcile
 //	                     └─ lease: each member's record, its expiry, the renew deadline
 //
+// Its one caller is the Manager (ManagerOptions.Sharding), which needs of a
+// Sharder what controller/manager_sharding.go's shardRing names: which objects
+// are this replica's now (Admit, Owns), word when that changes (Served), what
+// fills a sharded informer (Source), Run, and a Status for /metrics and
+// /readyz. The Manager settles once, when a controller is completed, which
+// of its Requests the gate asks about; nothing of that is looked up again per
+// Request.
+//
 // Leader election (package leaderelection) makes one replica work and the
 // others wait; sharding makes all of them work. A Manager does one or the
 // other (ManagerOptions.LeaderElection or .Sharding), never both. Both hold

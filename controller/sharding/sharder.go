@@ -15,8 +15,10 @@ import (
 
 // Sharder is one replica's member of a group: it holds the replica's Lease,
 // reads the others', computes the assignment, hands ranges over (sharder.go's
-// round), and gates reconciles (Admit). Build it with New, make the Sources
-// of the sharded informers with Source, Run it.
+// round), and gates reconciles (Admit). Build it with New, make what fills
+// each sharded informer with Source, Run it. A Manager (ManagerOptions.Sharding)
+// does all three, and knows it by the methods of its shardRing alone
+// (controller/manager_sharding.go): Run, Admit, Owns, Served, Source, Status.
 type Sharder struct {
 	cfg      Config
 	rc       apiclient.ResourceClient // the group's Leases: list, watch, get, delete a dead member's
@@ -26,7 +28,7 @@ type Sharder struct {
 	gate     *gate
 
 	mu        sync.Mutex
-	sources   []*Source
+	sources   []*source
 	onServe   []func(newly Set)
 	members   []string
 	claim     Set
@@ -42,9 +44,9 @@ type Sharder struct {
 	held         *lease.Sighting // this replica's Lease as another instance holds it, nil when it is its own
 }
 
-// HandoverBuckets are for hand-overs from a second (a clean stop) to a lease
+// handoverBuckets are for hand-overs from a second (a clean stop) to a lease
 // duration and more (a crash).
-var HandoverBuckets = []float64{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60}
+var handoverBuckets = []float64{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60}
 
 // New checks cfg and builds a Sharder.
 func New(cfg Config) (*Sharder, error) {
@@ -58,7 +60,7 @@ func New(cfg Config) (*Sharder, error) {
 		name:      leaseName(cfg.Name, cfg.Identity),
 		observer:  lease.NewObserver(cfg.LeaseDuration, cfg.Logger),
 		gate:      newGate(),
-		durations: metrics.NewHistogram(HandoverBuckets),
+		durations: metrics.NewHistogram(handoverBuckets),
 	}
 	s.holder = lease.NewHolder(lease.HolderConfig{Client: cfg.Client, Namespace: cfg.Namespace, Name: s.name, Identity: cfg.Identity,
 		LeaseDuration: cfg.LeaseDuration, RenewDeadline: cfg.RenewDeadline, Clock: cfg.Clock, Stamp: s.stamp})
@@ -67,9 +69,6 @@ func New(cfg Config) (*Sharder, error) {
 
 // Identity is this replica's name among the members.
 func (s *Sharder) Identity() string { return s.cfg.Identity }
-
-// Key is what objects are sharded by.
-func (s *Sharder) Key() Key { return s.cfg.Key }
 
 // OnServe registers fn, called with the ranges this replica has just begun to
 // serve, after their lists are in the caches: the Manager queues their objects
@@ -80,6 +79,17 @@ func (s *Sharder) OnServe(fn func(newly Set)) {
 	s.mu.Lock()
 	s.onServe = append(s.onServe, fn)
 	s.mu.Unlock()
+}
+
+// Served is OnServe for a caller that knows objects, not hashes: fn is given
+// a test of whether an object is in the ranges newly served (by the Key the
+// group shards by). The Manager queues what the test passes of each gated
+// controller's cache.
+func (s *Sharder) Served(fn func(newly func(*apiclient.Object) bool)) {
+	key := s.cfg.Key
+	s.OnServe(func(newly Set) {
+		fn(func(obj *apiclient.Object) bool { return newly.Contains(Hash(key.Of(obj))) })
+	})
 }
 
 // Admit asks whether obj may be reconciled now. If so, the reconcile runs
@@ -124,7 +134,7 @@ func (s *Sharder) Status() Status {
 	st := Status{Identity: s.cfg.Identity, Members: slices.Clone(s.members), Serving: s.gate.get(), Claimed: s.claim,
 		Handovers: s.handovers, LastError: s.lastErr, Waiting: s.waiting, Durations: s.durations.Snapshot(), Sources: len(s.sources)}
 	for _, src := range s.sources {
-		if src.ServerSide() {
+		if src.serverSide() {
 			st.ServerSide++
 		}
 	}
@@ -356,7 +366,7 @@ func (s *Sharder) setClaim(c Set) {
 	s.mu.Unlock()
 }
 
-func (s *Sharder) sourceList() []*Source {
+func (s *Sharder) sourceList() []*source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.sources)

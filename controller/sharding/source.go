@@ -11,7 +11,7 @@ import (
 	"github.com/kubewire/kubewire/listwatch"
 )
 
-// Source fills a sharded informer with this replica's ranges of a resource and
+// source fills a sharded informer with this replica's ranges of a resource and
 // nothing else. It runs one Reflector at a time, for the ranges the Sharder
 // last asked for; when they change it stops that Reflector and starts another,
 // whose first list replaces the cache: objects of ranges given up leave it (as
@@ -23,7 +23,7 @@ import (
 // one that does not ignores the parameter). Otherwise it filters on its own
 // side: every object is still sent and decoded, and those of other ranges are
 // dropped before the FIFO, so the cache holds the same ~1/N either way.
-type Source struct {
+type source struct {
 	sh    *Sharder
 	rc    apiclient.ResourceClient
 	lw    listwatch.Options
@@ -44,29 +44,28 @@ type Source struct {
 
 type healthReporter interface{ Health() listwatch.Health }
 
-// Source makes the Source of a sharded informer of rc, given its sink. build
+// Source is what fills inf, a sharded informer of rc, through its sink: this
+// replica's ranges and nothing else, listed anew whenever they change (the
+// Sharder waits on inf for a new range's list before it serves it). build
 // makes each Reflector from the listwatch.Options (with the shard selector
 // when the server filters) and the sink (wrapped to filter when it does not).
-// Attach the informer built on it before Run.
-func (s *Sharder) Source(rc apiclient.ResourceClient, lw listwatch.Options, sink fifo.Sink[*apiclient.Object],
-	build func(listwatch.Options, fifo.Sink[*apiclient.Object]) informer.Runner) *Source {
-	src := &Source{sh: s, rc: rc, lw: lw, sink: sink, build: build, changed: make(chan struct{}), syncCh: make(chan struct{})}
+// The Runner it returns reports its Reflector's Health; run it as inf's
+// source, from before the Sharder's first round.
+func (s *Sharder) Source(inf *informer.Informer, rc apiclient.ResourceClient, lw listwatch.Options, sink fifo.Sink[*apiclient.Object],
+	build func(listwatch.Options, fifo.Sink[*apiclient.Object]) informer.Runner) informer.Runner {
+	src := &source{sh: s, inf: inf, rc: rc, lw: lw, sink: sink, build: build, changed: make(chan struct{}), syncCh: make(chan struct{})}
 	s.mu.Lock()
 	s.sources = append(s.sources, src)
 	s.mu.Unlock()
 	return src
 }
 
-// Attach names the informer the Source fills: the Sharder reads this
-// replica's objects from it, and waits on it for a new range's list.
-func (src *Source) Attach(inf *informer.Informer) { src.inf = inf }
-
-// ServerSide reports whether the server filters for this Source (its
+// serverSide reports whether the server filters for this source (its
 // shardSelector), rather than this replica.
-func (src *Source) ServerSide() bool { return src.server.Load() }
+func (src *source) serverSide() bool { return src.server.Load() }
 
 // Health is the running Reflector's (zero before the first).
-func (src *Source) Health() listwatch.Health {
+func (src *source) Health() listwatch.Health {
 	if h := src.current.Load(); h != nil {
 		return (*h).Health()
 	}
@@ -76,7 +75,7 @@ func (src *Source) Health() listwatch.Health {
 // Run runs a Reflector for the ranges last asked for, until ctx is done. Until
 // the Sharder first asks, it lists nothing: the informer is not synced, so no
 // controller of it starts.
-func (src *Source) Run(ctx context.Context) error {
+func (src *source) Run(ctx context.Context) error {
 	for {
 		src.mu.Lock()
 		want, gen, changed := src.want, src.gen, src.changed
@@ -124,7 +123,7 @@ func (src *Source) Run(ctx context.Context) error {
 // reports whether it applied it. A failed request counts as "no": filtering
 // on this side is always correct, only dearer, and the next range change asks
 // again.
-func (src *Source) detect(ctx context.Context, want Set) bool {
+func (src *source) detect(ctx context.Context, want Set) bool {
 	list, err := src.rc.List(ctx, apiclient.ListOptions{Limit: 1, ShardSelector: want.Selector(src.sh.cfg.Key)})
 	server := err == nil && list.ShardInfo != nil
 	if was := src.server.Swap(server); was != server || err != nil {
@@ -133,10 +132,10 @@ func (src *Source) detect(ctx context.Context, want Set) bool {
 	return server
 }
 
-// cache makes the Source cache want (a new Reflector, unless it caches want
+// cache makes the source cache want (a new Reflector, unless it caches want
 // already), and waits until the list of want is in the informer's store (false
 // if ctx ends first; the Reflector goes on, and a later call waits again).
-func (src *Source) cache(ctx context.Context, want Set) bool {
+func (src *source) cache(ctx context.Context, want Set) bool {
 	gen := src.list(want)
 	for {
 		src.mu.Lock()
@@ -153,9 +152,9 @@ func (src *Source) cache(ctx context.Context, want Set) bool {
 	}
 }
 
-// list makes the Source list want from now on (a new Reflector, unless it
+// list makes the source list want from now on (a new Reflector, unless it
 // lists want already) and returns the generation that list belongs to.
-func (src *Source) list(want Set) uint64 {
+func (src *source) list(want Set) uint64 {
 	src.mu.Lock()
 	defer src.mu.Unlock()
 	if !want.Equal(src.want) {
@@ -168,7 +167,7 @@ func (src *Source) list(want Set) uint64 {
 }
 
 // listed notes that gen's list is in the store.
-func (src *Source) listed(gen uint64) {
+func (src *source) listed(gen uint64) {
 	src.mu.Lock()
 	defer src.mu.Unlock()
 	if gen > src.synced {
@@ -178,13 +177,13 @@ func (src *Source) listed(gen uint64) {
 	}
 }
 
-// shardSink is the informer's sink as one Reflector of a Source sees it: with
+// shardSink is the informer's sink as one Reflector of a source sees it: with
 // filter set, objects outside it are dropped (client-side filtering); after
 // each Replace it waits, on a goroutine of its own, for the store to stand at
-// the list's resourceVersion, and tells the Source.
+// the list's resourceVersion, and tells the source.
 type shardSink struct {
 	ctx    context.Context // the Reflector's: done when it is replaced
-	src    *Source
+	src    *source
 	gen    uint64
 	inner  fifo.Sink[*apiclient.Object]
 	filter Set // empty: the server filters
