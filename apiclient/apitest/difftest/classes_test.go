@@ -16,8 +16,12 @@ import (
 // kube-apiserver, each with where apitest's doc says so. A divergence in any
 // other class fails the test.
 var knownDivergent = map[string]string{
-	"unknown-fields": "apitest's Divergences 1: a custom resource's fields are not pruned by its CRD's schema; a field given twice is not told",
-	"quantities":     "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
+	"unknown-fields":  "apitest's Divergences 1: a custom resource's fields are not pruned by its CRD's schema; a field given twice is not told",
+	"quantities":      "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
+	"crd-schema":      "apitest's Divergences 1: a custom resource's fields are not pruned, checked or defaulted by its CRD's schema",
+	"meta-validation": "apitest's Divergences 1: names, labels, annotations and finalizers are not validated",
+	"immutable":       "apitest's Divergences 1: immutable ConfigMaps and Secrets are not refused changes",
+	"scale":           "apitest's Divergences 8: no scale subresource",
 }
 
 // TestClasses runs, for each of difftest.Classes, generated sequences on
