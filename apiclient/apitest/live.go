@@ -40,6 +40,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource")
 		return
 	}
+	t.crd = res.crd
 	q := r.URL.Query()
 	if err := checkParams(r, t, q); err != nil {
 		writeError(w, err)
@@ -261,15 +262,6 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	}
 	ns, _ := m["namespace"].(string)
 	coll := l.collection(t.collection())
-	if rv, _ := m["resourceVersion"].(string); rv != "" && !t.dryRun && post {
-		// etcd's store refuses it before it looks for the name; a dry run
-		// never gets there.
-		return nil, 0, statusError{code: http.StatusInternalServerError, error: fmt.Errorf("resourceVersion should not be set on objects to be created")}
-	}
-	if _, ok := coll[key(ns, name)]; ok {
-		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
-			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
-	}
 	m["uid"] = randomUID(l.rand)
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
 	sentRV := m["resourceVersion"]
@@ -299,6 +291,16 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	}
 	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
+	}
+	// Validated first, then stored: a name taken is found by the storage.
+	if sentRV != nil && sentRV != "" && !t.dryRun && post {
+		// etcd's store refuses it before it looks for the name; a dry run
+		// never gets there.
+		return nil, 0, statusError{code: http.StatusInternalServerError, error: fmt.Errorf("resourceVersion should not be set on objects to be created")}
+	}
+	if _, ok := coll[key(ns, name)]; ok {
+		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
+			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
 	}
 	if t.dryRun {
 		// Answered with no resourceVersion of its own, as the real dry run

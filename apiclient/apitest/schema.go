@@ -33,6 +33,10 @@ type schema struct {
 	// it allows null: kube-apiserver refuses a null where neither is so.
 	typ      string
 	nullable bool
+	// itself: an object of a CRD's schema, which (a custom resource being
+	// unstructured) is added and removed itself, as a map is, though its
+	// members are declared fields.
+	itself bool
 }
 
 // child is the schema of member name of s.
@@ -143,6 +147,7 @@ func crdSchema(v map[string]any) *schema {
 	}
 	switch v["type"] {
 	case "object":
+		s.itself = true
 		if props, ok := v["properties"].(map[string]any); ok {
 			s.fields = map[string]*schema{}
 			for name, p := range props {

@@ -55,8 +55,12 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 			}
 		}
 	}
+	st.updating = true
 	if kind, _ := o["kind"].(string); st.validate(t, kind, o) != nil {
 		return nil, 0, st.validate(t, kind, o)
+	}
+	if err := validateImmutable(t, kindOf(t, old), old, o); err != nil {
+		return nil, 0, err
 	}
 	if t.sub == "" && st.generationMoves(old, o) {
 		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
