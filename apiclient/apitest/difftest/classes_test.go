@@ -18,10 +18,9 @@ import (
 var knownDivergent = map[string]string{
 	"unknown-fields":  "apitest's Divergences 1: a custom resource's fields are not pruned by its CRD's schema; a field given twice is not told",
 	"quantities":      "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
-	"crd-schema":      "apitest's Divergences 1: a custom resource's fields are not pruned, checked or defaulted by its CRD's schema",
-	"meta-validation": "apitest's Divergences 1: names, labels, annotations and finalizers are not validated",
-	"immutable":       "apitest's Divergences 1: immutable ConfigMaps and Secrets are not refused changes",
-	"scale":           "apitest's Divergences 8: no scale subresource",
+	"crd-schema":      "apitest's Divergences 1: an embedded resource's metadata is owned as a map in an apply's managedFields",
+	"meta-validation": "apitest's Divergences 1: v1.32 repeats the causes of an update's faulty metadata",
+	"scale":           "apitest's Divergences 8: no scale subresource of custom resources",
 }
 
 // TestClasses runs, for each of difftest.Classes, generated sequences on
