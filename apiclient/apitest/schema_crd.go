@@ -80,16 +80,17 @@ func pruneCustom(s map[string]any, v any, path string, unknown *[]string, embedd
 		for _, k := range sortedNames(v) {
 			p, declared := props[k].(map[string]any)
 			switch {
+			case embedded && (k == "apiVersion" || k == "kind"):
+			case embedded && k == "metadata":
+				// An ObjectMeta, whatever the schema says of it.
+				c := recorded()
+				if err := c.walk(c.schemas[objectMetaSchema], v[k], join(path, k), unknown); err != nil {
+					return err
+				}
 			case declared && v[k] == nil && p["nullable"] != true:
 				delete(v, k)
 			case declared:
 				if err := pruneCustom(p, v[k], join(path, k), unknown, p["x-kubernetes-embedded-resource"] == true); err != nil {
-					return err
-				}
-			case embedded && (k == "apiVersion" || k == "kind"):
-			case embedded && k == "metadata":
-				c := recorded()
-				if err := c.walk(c.schemas[objectMetaSchema], v[k], join(path, k), unknown); err != nil {
 					return err
 				}
 			case extra != nil:
