@@ -76,6 +76,11 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		o, err := conv.convert(body, conv.storage)
 		st := t
 		st.version, st.conv = conv.storageVersion(), nil
+		l.mu.Lock()
+		if r, ok := l.customResource(st); ok {
+			st.crd = r.crd // the storage version's schema decodes it there
+		}
+		l.mu.Unlock()
 		return o, st, err
 	}
 	var warnings []string
