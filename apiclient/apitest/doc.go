@@ -114,6 +114,10 @@
 //     FieldValueTypeInvalid cause at its path; an apply's configuration
 //     500), an embedded resource's apiVersion and kind required, the
 //     scale subresource's replica paths integers.
+//   - A custom resource's scale subresource (scale.go): GET, PUT, merge
+//     and JSON patches and applies of an autoscaling/v1 Scale, read from
+//     and written to the paths its CRD names, the replicas owned through
+//     the subresource scale.
 //   - Validation (validate_meta.go). Names are DNS-1123 subdomains (RFC
 //     1123 labels for Namespaces, RFC 1035 for Services, path segments for
 //     RBAC's kinds), generateName too; label keys and annotation keys are
@@ -238,7 +242,8 @@
 //  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
 //     documents are answered, which clients fall back to), authentication
 //     and authorization, subresources
-//     other than status (a custom resource's scale, eviction, log: 404), protobuf, YAML bodies
+//     other than status and a custom resource's scale (a Deployment's
+//     scale, eviction, log: 404), protobuf, YAML bodies
 //     (JSON only — which is YAML — for apply too), watch of a Pod list from a
 //     version kube-apiserver v1.37 still has in etcd but not in its cache
 //     (apitest answers from its history; the harness does not compare it).

@@ -88,6 +88,8 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	var out []byte
 	var code int
 	switch {
+	case t.sub == "scale" && t.name != "" && scaleOf(t.crd) != nil:
+		out, code, err = l.scale(r.Method, r.Header.Get("Content-Type"), t, r.Body, q.Get("force") == "true") // scale.go
 	case r.Method == http.MethodGet && t.name == "" && (q.Get("watch") == "true" || q.Get("watch") == "1"):
 		l.watch(w, r, t, q, metadataOnly)
 		return

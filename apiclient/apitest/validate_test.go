@@ -106,3 +106,31 @@ func TestValidate_immutable_configmaps(t *testing.T) {
 		t.Errorf("labels: %d %s", code, body)
 	}
 }
+
+// A custom resource's scale subresource reads and writes the replicas at the
+// paths its CRD names.
+func TestValidate_scale_of_a_custom_resource(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	crd := strings.Replace(gearCRD, `"subresources":{"status":{}}`,
+		`"subresources":{"status":{},"scale":{"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas"}}`, 1)
+	crd = strings.Replace(crd, `"phase":{"type":"string"}`, `"phase":{"type":"string"},"replicas":{"type":"integer"}`, 1)
+	if code, body := raw(t, srv, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd); code != 201 {
+		t.Fatalf("CRD: %d %s", code, body)
+	}
+	if code, body := raw(t, srv, "POST", gears, `{"apiVersion":"example.com/v1","kind":"Gear","metadata":{"name":"a"},"spec":{"replicas":2}}`); code != 201 {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	if code, body := raw(t, srv, "GET", gears+"/a/scale", ""); code != 200 || !strings.Contains(body, `"kind":"Scale"`) || !strings.Contains(body, `"spec":{"replicas":2}`) || !strings.Contains(body, `"status":{"replicas":0}`) {
+		t.Errorf("GET scale: %d %s", code, body)
+	}
+	if code, body := raw(t, srv, "PATCH", gears+"/a/scale", `{"spec":{"replicas":5}}`); code != 200 || !strings.Contains(body, `"spec":{"replicas":5}`) {
+		t.Errorf("PATCH scale: %d %s", code, body)
+	}
+	if code, body := raw(t, srv, "GET", gears+"/a", ""); code != 200 || !strings.Contains(body, `"replicas":5`) || !strings.Contains(body, `"generation":2`) {
+		t.Errorf("after the scale: %d %s", code, body)
+	}
+	if code, body := raw(t, srv, "PUT", gears+"/a/scale", `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"a"},"spec":{"replicas":-1}}`); code != http.StatusUnprocessableEntity || !strings.Contains(body, `"field":".spec.replicas"`) {
+		t.Errorf("PUT scale -1: %d %s", code, body)
+	}
+}
