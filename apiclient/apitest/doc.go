@@ -113,7 +113,12 @@
 //     and each value of the wrong type refused (422, a
 //     FieldValueTypeInvalid cause at its path; an apply's configuration
 //     500), an embedded resource's apiVersion and kind required, the
-//     scale subresource's replica paths integers.
+//     scale subresource's replica paths integers; a patch that changes
+//     its kind or apiVersion is 422 at that field. A member given twice in
+//     a POST's or PUT's body (duplicates.go) is warned about as
+//     `duplicate field "PATH"` (nothing under Ignore, 400 under Strict),
+//     the later value counting — for a built-in kind, an object given
+//     twice is the two merged, as decoded into its Go type.
 //   - A custom resource's scale subresource (scale.go): GET, PUT, merge
 //     and JSON patches and applies of an autoscaling/v1 Scale, read from
 //     and written to the paths its CRD names, the replicas owned through
@@ -187,8 +192,7 @@
 //     required, CEL rules) is not checked; defaults are given when an
 //     object is written, not again when it is read after its CRD changed;
 //     an embedded resource's metadata is owned in managedFields as a map
-//     where an apply's owns it as fields. A field given twice in a body
-//     is not told (kube-apiserver warns, and Strict refuses). Where an
+//     where an apply's owns it as fields. Where an
 //     update's metadata has faults, kube-apiserver v1.32 tells a built-in
 //     kind's several times over (apitest, as v1.37, once; a custom
 //     resource's three times on both). Reason: each kind's defaults and

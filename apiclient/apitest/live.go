@@ -101,7 +101,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
-		if body, err = readObject(r.Body); err == nil && !sameNamespace(t, body) {
+		if body, err = readBody(r.Body, t, &warnings); err == nil && !sameNamespace(t, body) {
 			err = fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
 		} else if err == nil {
 			var at target
@@ -113,7 +113,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Method == http.MethodPut && t.name != "":
 		var body object
-		if body, err = readObject(r.Body); err == nil && !sameNamespace(t, body) {
+		if body, err = readBody(r.Body, t, &warnings); err == nil && !sameNamespace(t, body) {
 			err = fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
 		} else if err == nil {
 			var at target

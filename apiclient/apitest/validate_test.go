@@ -134,3 +134,41 @@ func TestValidate_scale_of_a_custom_resource(t *testing.T) {
 		t.Errorf("PUT scale -1: %d %s", code, body)
 	}
 }
+
+// A member given twice in a body is told (a warning, or 400 under Strict),
+// and a built-in object given twice is the two merged, as decoded into its
+// Go type.
+func TestValidate_duplicate_fields(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","labels":{"x":"1"}},"metadata":{"labels":{"y":"2"}}}`
+	post := func(query string) (*http.Response, string) {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/namespaces/ns/configmaps"+query, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := (&http.Client{Transport: srv.Transport()}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := resp.Body.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		return resp, b.String()
+	}
+	if resp, out := post("?fieldValidation=Strict"); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, `duplicate field \"metadata\"`) {
+		t.Errorf("Strict: %d %s", resp.StatusCode, out)
+	}
+	resp, out := post("")
+	if got, want := resp.Header.Get("Warning"), `299 - "duplicate field \"metadata\""`; resp.StatusCode != 201 || got != want {
+		t.Errorf("warning %q (%d), want %q", got, resp.StatusCode, want)
+	}
+	if !strings.Contains(out, `"labels":{"x":"1","y":"2"}`) {
+		t.Errorf("the two metadata not merged: %s", out)
+	}
+}
