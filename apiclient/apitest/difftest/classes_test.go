@@ -16,7 +16,6 @@ import (
 // kube-apiserver, each with where apitest's doc says so. A divergence in any
 // other class fails the test.
 var knownDivergent = map[string]string{
-	"unknown-fields":  "apitest's Divergences 1: a custom resource's fields are not pruned by its CRD's schema; a field given twice is not told",
 	"quantities":      "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
 	"crd-schema":      "apitest's Divergences 1: an embedded resource's metadata is owned as a map in an apply's managedFields",
 	"meta-validation": "apitest's Divergences 1: v1.32 repeats the causes of an update's faulty metadata",
