@@ -296,6 +296,7 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	if err := st.validate(t, o["kind"].(string), o); err != nil {
 		return nil, 0, err
 	}
+	warnFinalizers(t, st, nil, o)
 	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,19 +165,15 @@ func validateCustom(t target, st strategy, kind string, o object) error {
 				Message: fmt.Sprintf("Invalid value: 0: %s accessor error: %v is of the type %s, expected int64", path, v, goType(v))})
 		}
 	}
-	meta := validateMetaOf(o, "metadata", false)
-	if st.updating {
-		// kube-apiserver v1.37 tells each fault of an update's labels and
-		// annotations three times (1.32 too).
-		meta = slices.Concat(meta, meta, meta)
-	}
-	causes = append(causes, meta...)
-	causes = append(causes, validateNames("", o.meta())...)
-	for _, f := range asList(o.meta()["finalizers"]) {
-		if s, _ := f.(string); !standardFinalizer(s) && t.warn != nil {
-			*t.warn = append(*t.warn, fmt.Sprintf("metadata.finalizers: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", s))
+	for _, c := range validateMetaOf(o, "metadata", false) {
+		causes = append(causes, c)
+		if st.updating && c.Field != "metadata.finalizers" {
+			// kube-apiserver (1.37 and 1.32) tells each fault of an
+			// update's labels and annotations three times.
+			causes = append(causes, c, c)
 		}
 	}
+	causes = append(causes, validateNames("", o.meta())...)
 	if len(causes) == 0 {
 		return nil
 	}
@@ -311,4 +306,18 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// warnFinalizers warns of each finalizer o, a custom resource (st), adds to
+// old (nil for a create) that is neither standard nor qualified by a domain,
+// as kube-apiserver warns.
+func warnFinalizers(t target, st strategy, old, o object) {
+	if !st.custom || t.warn == nil {
+		return
+	}
+	for _, f := range finalizersOf(o) {
+		if s, _ := f.(string); !standardFinalizer(s) && (old == nil || !slicesContain(finalizersOf(old), s)) {
+			*t.warn = append(*t.warn, fmt.Sprintf("metadata.finalizers: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", s))
+		}
+	}
 }
