@@ -192,10 +192,7 @@
 //     required, CEL rules) is not checked; defaults are given when an
 //     object is written, not again when it is read after its CRD changed;
 //     an embedded resource's metadata is owned in managedFields as a map
-//     where an apply's owns it as fields. Where an
-//     update's metadata has faults, kube-apiserver v1.32 tells a built-in
-//     kind's several times over (apitest, as v1.37, once; a custom
-//     resource's three times on both). Reason: each kind's defaults and
+//     where an apply's owns it as fields. Reason: each kind's defaults and
 //     rules are thousands of lines of the real server. Test: set every
 //     field the code under test reads, in the form the server answers it;
 //     check validity in an integration test against a real server.
@@ -242,7 +239,9 @@
 //     owns only status in managedFields (1.32 also gives it the metadata it
 //     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
 //     one); a LIST at a resourceVersion that is no number is 400 (1.32
-//     answers 500). Test: against an older cluster, do not rely on these.
+//     answers 500); the faults of a built-in object's metadata in an
+//     update are each one cause (1.32 repeats them: four times a label's
+//     or an annotation's, twice a finalizer's). Test: against an older cluster, do not rely on these.
 //  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
 //     documents are answered, which clients fall back to), authentication
 //     and authorization, subresources

@@ -18,7 +18,7 @@ import (
 var knownDivergent = map[string]string{
 	"quantities":      "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
 	"crd-schema":      "apitest's Divergences 1: an embedded resource's metadata is owned as a map in an apply's managedFields",
-	"meta-validation": "apitest's Divergences 1: v1.32 repeats the causes of an update's faulty metadata",
+	"meta-validation": "apitest's Divergences 7: v1.32 repeats the causes of a built-in object's faulty metadata in an update",
 }
 
 // TestClasses runs, for each of difftest.Classes, generated sequences on
