@@ -190,9 +190,8 @@
 //     container without a name or an image, and immutable ConfigMaps and
 //     Secrets. A CRD's validation beyond types (enum, pattern, minimum,
 //     required, CEL rules) is not checked; defaults are given when an
-//     object is written, not again when it is read after its CRD changed;
-//     an embedded resource's metadata is owned in managedFields as a map
-//     where an apply's owns it as fields. Reason: each kind's defaults and
+//     object is written, not again when it is read after its CRD changed.
+//     Reason: each kind's defaults and
 //     rules are thousands of lines of the real server. Test: set every
 //     field the code under test reads, in the form the server answers it;
 //     check validity in an integration test against a real server.

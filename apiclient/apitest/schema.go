@@ -155,6 +155,15 @@ func crdSchema(v map[string]any) *schema {
 				s.fields[name] = crdSchema(pm)
 			}
 		}
+		if v["x-kubernetes-embedded-resource"] == true {
+			// An embedded resource's apiVersion, kind and ObjectMeta,
+			// which (unlike the top's) is added and removed itself.
+			if s.fields == nil {
+				s.fields = map[string]*schema{}
+			}
+			s.fields["apiVersion"], s.fields["kind"] = &schema{}, &schema{}
+			s.fields["metadata"] = &schema{closed: true, fields: objectMeta.fields, itself: true}
+		}
 		if ap, ok := v["additionalProperties"].(map[string]any); ok {
 			s.elem = crdSchema(ap)
 		}

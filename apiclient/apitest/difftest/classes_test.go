@@ -17,7 +17,6 @@ import (
 // other class fails the test.
 var knownDivergent = map[string]string{
 	"quantities":      "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
-	"crd-schema":      "apitest's Divergences 1: an embedded resource's metadata is owned as a map in an apply's managedFields",
 	"meta-validation": "apitest's Divergences 7: v1.32 repeats the causes of a built-in object's faulty metadata in an update",
 }
 
