@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // kube-apiserver's strict decoding tells a member given twice in one JSON
@@ -23,10 +25,14 @@ func readBody(r io.Reader, t target, warnings *[]string) (object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := tellDuplicates(t, o, data, warnings); err != nil {
+	dups := duplicates(data)
+	if len(dups) == 0 {
+		return o, nil
+	}
+	if err := tellDuplicates(t, o, dups, warnings); err != nil {
 		return nil, err
 	}
-	if isBuiltinGroup(t.group) && len(duplicates(data)) > 0 {
+	if isBuiltinGroup(t.group) {
 		// Decoded into its Go type, an object given twice is the two
 		// merged (a member of the later over the same of the earlier);
 		// a custom resource's, decoded as it is, is the later one.
@@ -68,54 +74,68 @@ func mergingValue(dec *json.Decoder) any {
 	return tok
 }
 
-// duplicates is the paths of the members data gives twice, in order.
+// duplicates is the paths of the members data, valid JSON, gives twice, in
+// order. A scan of the bytes, not a decoding: it runs on every POST and PUT.
 func duplicates(data []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var out []string
-	var walk func(path string) bool
-	walk = func(path string) bool {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				name, _ := k.(string)
-				if seen[name] {
-					out = append(out, join(path, name))
-				}
-				seen[name] = true
-				if !walk(join(path, name)) {
-					return false
-				}
-			}
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(path + "[" + strconv.Itoa(i) + "]") {
-					return false
-				}
-			}
-		default:
-			return true
-		}
-		_, err = dec.Token() // the closing delimiter
-		return err == nil
+	type level struct {
+		path  string
+		keys  []string // an object's members so far; nil for an array
+		array bool
+		item  int
 	}
-	walk("")
+	var stack []level
+	var out []string
+	key := ""
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			j := i + 1
+			for ; j < len(data) && data[j] != '"'; j++ {
+				if data[j] == '\\' {
+					j++
+				}
+			}
+			k := j + 1
+			for k < len(data) && (data[k] == ' ' || data[k] == '\t' || data[k] == '\n' || data[k] == '\r') {
+				k++
+			}
+			if n := len(stack); n > 0 && !stack[n-1].array && k < len(data) && data[k] == ':' {
+				key = string(data[i+1 : j])
+				if strings.IndexByte(key, '\\') >= 0 {
+					key, _ = strconv.Unquote(string(data[i : j+1]))
+				}
+				top := &stack[n-1]
+				if slices.Contains(top.keys, key) {
+					out = append(out, join(top.path, key))
+				}
+				top.keys = append(top.keys, key)
+			}
+			i = j
+		case '{', '[':
+			path := ""
+			if n := len(stack); n > 0 && stack[n-1].array {
+				path = stack[n-1].path + "[" + strconv.Itoa(stack[n-1].item) + "]"
+			} else if n > 0 {
+				path = join(stack[n-1].path, key)
+			}
+			stack = append(stack, level{path: path, array: data[i] == '['})
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].array {
+				stack[n-1].item++
+			}
+		}
+	}
 	return out
 }
 
 // tellDuplicates answers the duplicates in a POST's or PUT's body as
 // fieldValidation says: warnings, nothing, or (Strict) a refusal.
-func tellDuplicates(t target, body object, data []byte, warnings *[]string) error {
-	dups := duplicates(data)
-	if len(dups) == 0 || t.validation == "Ignore" {
+func tellDuplicates(t target, body object, dups []string, warnings *[]string) error {
+	if t.validation == "Ignore" {
 		return nil
 	}
 	var quoted string
