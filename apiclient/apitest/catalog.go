@@ -42,6 +42,9 @@ type apiResource struct {
 	verbs                                []string
 	// subresources: "status", "scale", … → the kind they answer with.
 	subresources map[string]string
+	// crd is a custom resource's version in its CRD (schema, subresources);
+	// nil for a built-in one.
+	crd map[string]any
 }
 
 // recorded parses the record once per process, the first time a server is

@@ -33,6 +33,9 @@ const (
 // fields told as warnings (t.warn) or refused as t.validation and how say.
 // A custom resource, or a kind with no recorded schema, is returned as is.
 func decoded(t target, o object, how int) (object, error) {
+	if t.crd != nil {
+		return crdDecoded(t, o, how)
+	}
 	c := recorded()
 	r, ok := c.resource(t.group, t.version, t.resource)
 	if !ok {
@@ -49,9 +52,16 @@ func decoded(t target, o object, how int) (object, error) {
 		}
 		return nil, err
 	}
+	return refuseUnknown(t, o, r.kind, unknown, how)
+}
+
+// refuseUnknown answers the unknown fields decoding o (of kind) dropped, as
+// fieldValidation and how say: warnings, nothing, or a refusal.
+func refuseUnknown(t target, o object, kind string, unknown []string, how int) (object, error) {
 	if len(unknown) == 0 {
 		return o, nil
 	}
+	r := struct{ kind string }{kind}
 	quoted := make([]string, len(unknown))
 	for i, u := range unknown {
 		quoted[i] = fmt.Sprintf("unknown field %q", u)

@@ -105,7 +105,36 @@
 //     in standard base64 ("eA==\n" is "eA=="). A Secret's stringData is folded into its data
 //     (over a key of both) on every write, never stored, and its type
 //     defaults to Opaque. A PUT's body is decoded before its object is
-//     looked for.
+//     looked for. A custom resource whose CRD is stored is decoded by the
+//     CRD's structural schema (schema_crd.go): its unknown fields dropped
+//     as a built-in's are (x-kubernetes-preserve-unknown-fields keeps
+//     them; metadata is an ObjectMeta at the top and in an embedded
+//     resource, whose apiVersion and kind stay), a null the schema does
+//     not allow dropped, the schema's defaults filled in (on create,
+//     update and patch; a merge patch's null brings the default back),
+//     and each value of the wrong type refused (422, a
+//     FieldValueTypeInvalid cause at its path; an apply's configuration
+//     500), an embedded resource's apiVersion and kind required, the
+//     scale subresource's replica paths integers; a patch that changes
+//     its kind or apiVersion is 422 at that field. A member given twice in
+//     a POST's or PUT's body (duplicates.go) is warned about as
+//     `duplicate field "PATH"` (nothing under Ignore, 400 under Strict),
+//     the later value counting — for a built-in kind, an object given
+//     twice is the two merged, as decoded into its Go type.
+//   - A custom resource's scale subresource (scale.go): GET, PUT, merge
+//     and JSON patches and applies of an autoscaling/v1 Scale, read from
+//     and written to the paths its CRD names, the replicas owned through
+//     the subresource scale.
+//   - Validation (validate_meta.go). Names are DNS-1123 subdomains (RFC
+//     1123 labels for Namespaces, RFC 1035 for Services, path segments for
+//     RBAC's kinds), generateName too; label keys and annotation keys are
+//     qualified names, label values at most 63 characters of their set,
+//     annotations at most 256 KiB together, finalizers qualified names (a
+//     built-in kind's standard or with a "/"; a custom resource's warned
+//     about otherwise): each fault a cause as kube-apiserver gives it, and
+//     a create is validated before its name is looked for (422 before
+//     409). An immutable ConfigMap or Secret refuses a change of its data
+//     or its mark, and a Secret one of its type (FieldValueForbidden).
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a
@@ -151,23 +180,23 @@
 // What apitest does not do as kube-apiserver does, each with its reason and what
 // a test must do about it. package difftest compares everything else.
 //
-//  1. No defaulting, little validation. The real server fills in a Deployment's
+//  1. No defaulting of built-in kinds, and of their validation only what
+//     every object meets. The real server fills in a Deployment's
 //     strategy, a container's imagePullPolicy, a Pod's schedulerName and
 //     tolerations; apitest keeps what it was sent (a new Pod's status.phase
-//     Pending and a Secret's type Opaque are the defaults it gives). Nor does it refuse an invalid
-//     object (a Deployment without a selector, a Pod without containers, a
-//     change of a Pod's containers), beyond a missing name, a taken one, a new
-//     finalizer on an object being deleted, a container without a name or an
-//     image, and a null where a stored CRD's schema wants a value. Values
-//     are checked as quantities, times and base64 bytes only (Decoding,
-//     above); a custom resource's
-//     fields are not pruned by its CRD's schema (its unknown fields are
-//     kept, without a warning); a field given twice in a body is not told
-//     (kube-apiserver warns, and Strict refuses). Reason: each kind's
-//     defaults and rules are thousands of lines of the real server. Test:
-//     set every field the code under test reads, in the form the server
-//     answers it; check validity in an integration test against a real
-//     server.
+//     Pending and a Secret's type Opaque are the defaults it gives; a
+//     custom resource gets its CRD's). Nor does it refuse an invalid
+//     built-in object (a Deployment without a selector, a Pod without
+//     containers, a change of a Pod's containers) beyond metadata
+//     (Validation, above), a new finalizer on an object being deleted, a
+//     container without a name or an image, and immutable ConfigMaps and
+//     Secrets. A CRD's validation beyond types (enum, pattern, minimum,
+//     required, CEL rules) is not checked; defaults are given when an
+//     object is written, not again when it is read after its CRD changed.
+//     Reason: each kind's defaults and
+//     rules are thousands of lines of the real server. Test: set every
+//     field the code under test reads, in the form the server answers it;
+//     check validity in an integration test against a real server.
 //  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
 //     ObjectMeta and of custom resources whose CRD is stored; for any other
 //     built-in kind every list is atomic (an apply replaces a Service's ports
@@ -211,11 +240,14 @@
 //     owns only status in managedFields (1.32 also gives it the metadata it
 //     sent); a streaming list's bookmark carries no list blueprint (1.32 adds
 //     one); a LIST at a resourceVersion that is no number is 400 (1.32
-//     answers 500). Test: against an older cluster, do not rely on these.
+//     answers 500); the faults of a built-in object's metadata in an
+//     update are each one cause (1.32 repeats them: four times a label's
+//     or an annotation's, twice a finalizer's). Test: against an older cluster, do not rely on these.
 //  8. Not served: aggregated discovery (apidiscovery.k8s.io/v2: the legacy
 //     documents are answered, which clients fall back to), authentication
 //     and authorization, subresources
-//     other than status (scale, eviction, log: 404), protobuf, YAML bodies
+//     other than status and a custom resource's scale (a Deployment's
+//     scale, eviction, log: 404), protobuf, YAML bodies
 //     (JSON only — which is YAML — for apply too), watch of a Pod list from a
 //     version kube-apiserver v1.37 still has in etcd but not in its cache
 //     (apitest answers from its history; the harness does not compare it).

@@ -164,7 +164,7 @@ func walkCompare(l, r any, hasL, hasR bool, s *schema, c comparison, path []stri
 	// itself; a struct only through its members, and so is a field the Go
 	// type always has (kube-apiserver compares typed objects, where such a
 	// field is there, null, before it is set).
-	if len(path) == 0 || (s.isStruct() && !strings.HasPrefix(path[len(path)-1], "k:")) || (s != nil && s.required) {
+	if len(path) == 0 || (s.isStruct() && !s.itself && !strings.HasPrefix(path[len(path)-1], "k:")) || (s != nil && s.required) {
 		return
 	}
 	switch {

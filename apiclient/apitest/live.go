@@ -40,6 +40,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "the server does not allow this method on the requested resource")
 		return
 	}
+	t.crd = res.crd
 	q := r.URL.Query()
 	if err := checkParams(r, t, q); err != nil {
 		writeError(w, err)
@@ -75,6 +76,11 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		o, err := conv.convert(body, conv.storage)
 		st := t
 		st.version, st.conv = conv.storageVersion(), nil
+		l.mu.Lock()
+		if r, ok := l.customResource(st); ok {
+			st.crd = r.crd // the storage version's schema decodes it there
+		}
+		l.mu.Unlock()
 		return o, st, err
 	}
 	var warnings []string
@@ -82,6 +88,8 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	var out []byte
 	var code int
 	switch {
+	case t.sub == "scale" && t.name != "" && scaleOf(t.crd) != nil:
+		out, code, err = l.scale(r.Method, r.Header.Get("Content-Type"), t, r.Body, q.Get("force") == "true") // scale.go
 	case r.Method == http.MethodGet && t.name == "" && (q.Get("watch") == "true" || q.Get("watch") == "1"):
 		l.watch(w, r, t, q, metadataOnly)
 		return
@@ -93,7 +101,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Method == http.MethodPost && t.name == "":
 		var body object
-		if body, err = readObject(r.Body); err == nil && !sameNamespace(t, body) {
+		if body, err = readBody(r.Body, t, &warnings); err == nil && !sameNamespace(t, body) {
 			err = fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
 		} else if err == nil {
 			var at target
@@ -105,7 +113,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Method == http.MethodPut && t.name != "":
 		var body object
-		if body, err = readObject(r.Body); err == nil && !sameNamespace(t, body) {
+		if body, err = readBody(r.Body, t, &warnings); err == nil && !sameNamespace(t, body) {
 			err = fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
 		} else if err == nil {
 			var at target
@@ -261,15 +269,6 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	}
 	ns, _ := m["namespace"].(string)
 	coll := l.collection(t.collection())
-	if rv, _ := m["resourceVersion"].(string); rv != "" && !t.dryRun && post {
-		// etcd's store refuses it before it looks for the name; a dry run
-		// never gets there.
-		return nil, 0, statusError{code: http.StatusInternalServerError, error: fmt.Errorf("resourceVersion should not be set on objects to be created")}
-	}
-	if _, ok := coll[key(ns, name)]; ok {
-		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
-			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
-	}
 	m["uid"] = randomUID(l.rand)
 	m["creationTimestamp"] = l.clock.Now().UTC().Format(time.RFC3339)
 	sentRV := m["resourceVersion"]
@@ -297,8 +296,19 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	if err := st.validate(t, o["kind"].(string), o); err != nil {
 		return nil, 0, err
 	}
+	warnFinalizers(t, st, nil, o)
 	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
+	}
+	// Validated first, then stored: a name taken is found by the storage.
+	if sentRV != nil && sentRV != "" && !t.dryRun && post {
+		// etcd's store refuses it before it looks for the name; a dry run
+		// never gets there.
+		return nil, 0, statusError{code: http.StatusInternalServerError, error: fmt.Errorf("resourceVersion should not be set on objects to be created")}
+	}
+	if _, ok := coll[key(ns, name)]; ok {
+		return nil, 0, statusError{code: http.StatusConflict, reason: "AlreadyExists", error: fmt.Errorf("%s %q already exists", t.collection(), name),
+			details: &apiclient.StatusDetails{Name: name, Group: t.group, Kind: t.resource}}
 	}
 	if t.dryRun {
 		// Answered with no resourceVersion of its own, as the real dry run

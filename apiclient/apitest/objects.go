@@ -101,6 +101,11 @@ func (s *Server) Add(res apiclient.Resource, obj any) (*apiclient.Object, error)
 	}
 	t := target{group: res.Group, version: res.Version, resource: res.Name}
 	t.namespace, _ = body.meta()["namespace"].(string)
+	s.live.mu.Lock()
+	if r, ok := s.live.customResource(t); ok {
+		t.crd = r.crd
+	}
+	s.live.mu.Unlock()
 	out, _, err := s.live.create(t, body, "apitest")
 	if err != nil {
 		return nil, fmt.Errorf("apitest: add: %w", err)

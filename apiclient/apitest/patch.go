@@ -192,6 +192,18 @@ func samePlace(t target, old, merged object) error {
 	if ns, _ := m["namespace"].(string); ns != t.namespace {
 		return fail(http.StatusBadRequest, "the namespace of the provided object does not match the namespace sent on the request")
 	}
+	if t.crd != nil {
+		// A custom resource is decoded as it is and validated: the kind,
+		// or else the apiVersion, is the field at fault (schema_crd.go).
+		for _, k := range []string{"kind", "apiVersion"} {
+			if merged[k] != old[k] {
+				name, _ := m["name"].(string)
+				kind, _ := merged["kind"].(string)
+				return invalidAll(kind+"."+t.group, name, []apiclient.StatusCause{{Type: "FieldValueInvalid", Field: k,
+					Message: fmt.Sprintf("Invalid value: %q: must be %v", merged[k], old[k])}}, t.group, kind)
+			}
+		}
+	}
 	if merged["kind"] != old["kind"] || merged["apiVersion"] != old["apiVersion"] {
 		msg := fmt.Sprintf("Invalid value: the patched object is a %v %v, not a %v %v", merged["apiVersion"], merged["kind"], old["apiVersion"], old["kind"])
 		return statusError{code: http.StatusUnprocessableEntity, reason: "Invalid", error: fmt.Errorf(`%q is invalid: patch: %s`, "", msg),

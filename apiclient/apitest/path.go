@@ -27,6 +27,9 @@ type target struct {
 	// validation is the request's fieldValidation: "", Ignore, Warn or
 	// Strict (decode.go).
 	validation string
+	// crd is a custom resource's version in its stored CRD: its schema
+	// prunes, checks and defaults the objects written (schema_crd.go).
+	crd map[string]any
 	// conv is the conversion webhook of a request at a version of a custom
 	// resource other than its storage version (conversion.go); nil else.
 	conv *converter
@@ -138,7 +141,7 @@ func (l *liveState) customResource(t target) (*apiResource, bool) {
 			continue
 		}
 		r := &apiResource{group: t.group, version: t.version, name: t.resource, namespaced: spec["scope"] != "Cluster",
-			subresources: map[string]string{}}
+			subresources: map[string]string{}, crd: vm}
 		r.kind, _ = names["kind"].(string)
 		r.singular, _ = names["singular"].(string)
 		sub, _ := vm["subresources"].(map[string]any)

@@ -33,6 +33,10 @@ type schema struct {
 	// it allows null: kube-apiserver refuses a null where neither is so.
 	typ      string
 	nullable bool
+	// itself: an object of a CRD's schema, which (a custom resource being
+	// unstructured) is added and removed itself, as a map is, though its
+	// members are declared fields.
+	itself bool
 }
 
 // child is the schema of member name of s.
@@ -143,12 +147,22 @@ func crdSchema(v map[string]any) *schema {
 	}
 	switch v["type"] {
 	case "object":
+		s.itself = true
 		if props, ok := v["properties"].(map[string]any); ok {
 			s.fields = map[string]*schema{}
 			for name, p := range props {
 				pm, _ := p.(map[string]any)
 				s.fields[name] = crdSchema(pm)
 			}
+		}
+		if v["x-kubernetes-embedded-resource"] == true {
+			// An embedded resource's apiVersion, kind and ObjectMeta,
+			// which (unlike the top's) is added and removed itself.
+			if s.fields == nil {
+				s.fields = map[string]*schema{}
+			}
+			s.fields["apiVersion"], s.fields["kind"] = &schema{}, &schema{}
+			s.fields["metadata"] = &schema{closed: true, fields: objectMeta.fields, itself: true}
 		}
 		if ap, ok := v["additionalProperties"].(map[string]any); ok {
 			s.elem = crdSchema(ap)

@@ -47,6 +47,12 @@ type strategy struct {
 	// its kubelet (Pods); one bound to no node goes at once after the mark.
 	graceful bool
 	schema   *schema
+	// crd is a custom resource's version in its stored CRD (nil: none
+	// stored): its schema checks what is written (schema_crd.go).
+	crd map[string]any
+	// updating: validate checks an update, whose metadata causes
+	// kube-apiserver repeats for a custom resource (schema_crd.go).
+	updating bool
 }
 
 // builtinGroups are the API groups of kube-apiserver itself; a resource in any
@@ -114,6 +120,7 @@ func (l *liveState) customStrategy(t target) strategy {
 		if vm["name"] != t.version {
 			continue
 		}
+		st.crd = vm
 		sub, _ := vm["subresources"].(map[string]any)
 		_, st.status = sub["status"]
 		if sch, ok := vm["schema"].(map[string]any); ok {
@@ -255,11 +262,22 @@ func (st strategy) roundTrip(o object) object {
 // that prunes a container's image leaves one).
 func (st strategy) validate(t target, kind string, o object) error {
 	if !st.custom {
-		return validateContainers(t, kind, o)
+		if err := validateContainers(t, kind, o); err != nil {
+			return err
+		}
+		if causes := validateBuiltinMeta(t.collection(), o); len(causes) > 0 {
+			name, _ := o.meta()["name"].(string)
+			qualified := kind
+			if t.group != "" {
+				qualified += "." + t.group
+			}
+			return invalidAll(qualified, name, causes, t.group, kind)
+		}
+		return nil
 	}
 	f := nullField(map[string]any(o), st.schema, "")
 	if f == "" {
-		return nil
+		return validateCustom(t, st, kind, o)
 	}
 	field, typ, _ := strings.Cut(f, ":")
 	name, _ := o.meta()["name"].(string)

@@ -55,9 +55,14 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 			}
 		}
 	}
+	st.updating = true
 	if kind, _ := o["kind"].(string); st.validate(t, kind, o) != nil {
 		return nil, 0, st.validate(t, kind, o)
 	}
+	if err := validateImmutable(t, kindOf(t, old), old, o); err != nil {
+		return nil, 0, err
+	}
+	warnFinalizers(t, st, old, o)
 	if t.sub == "" && st.generationMoves(old, o) {
 		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
 	}

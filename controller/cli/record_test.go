@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kubewire/kubewire/apiclient"
+	"github.com/kubewire/kubewire/apiclient/apitest"
 	"github.com/kubewire/kubewire/apiclient/recording"
 	"github.com/kubewire/kubewire/controller/cli"
 )
@@ -286,12 +289,25 @@ func TestGet_an_empty_list_in_every_format(t *testing.T) {
 
 // A name with a newline in it (a hostile server's) is printed quoted, on its
 // own line, so it cannot forge a line of output for whoever reads it (issue 16:
-// it was printed as it came). The same for the dump and the table.
+// it was printed as it came). The same for the dump and the table. apitest,
+// as kube-apiserver, refuses such a name, so the hostile server is apitest
+// behind a handler that swaps it in for a valid one on the way out.
 func TestOutput_quotes_what_would_forge_a_line(t *testing.T) {
-	cfg, c := recordServer(t)
-	if _, err := c.Resource(apiclient.ConfigMaps).Namespace("demo").Create(context.Background(),
-		[]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"evil\nconfigmap/forged"}}`), apiclient.WriteOptions{}); err != nil {
+	h, stop := apitest.NewHandler(nil)
+	defer stop()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(swapWriter{w}, r)
+	}))
+	defer ts.Close()
+	cfg := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(cfg, []byte("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: "+ts.URL+
+		"\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", ts.URL+"/api/v1/namespaces/demo/configmaps", strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"evil-forged"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %v %v", resp, err)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -306,3 +322,14 @@ func TestOutput_quotes_what_would_forge_a_line(t *testing.T) {
 		}
 	}
 }
+
+// swapWriter writes what the server answers with the name "evil-forged"
+// made one that forges a line, as a hostile server would send it.
+type swapWriter struct{ http.ResponseWriter }
+
+func (w swapWriter) Write(b []byte) (int, error) {
+	_, err := w.ResponseWriter.Write(bytes.ReplaceAll(b, []byte("evil-forged"), []byte(`evil\nconfigmap/forged`)))
+	return len(b), err
+}
+
+func (w swapWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }

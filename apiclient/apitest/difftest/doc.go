@@ -65,7 +65,11 @@
 // match their URL, long generateNames, LISTs at resourceVersion 0 with a
 // limit, reads at a version not yet reached, parameters the server refuses,
 // unknown fields under each fieldValidation, quantities, a Lease's times,
-// a Secret's stringData. Their requests are raw steps (raw.go): a path and a
+// a Secret's stringData; a custom resource checked, pruned and defaulted by
+// its CRD's structural schema (sprockets: typed fields, defaults, an object
+// that keeps unknown fields, an embedded resource), names, labels,
+// annotations and finalizers validated, immutable ConfigMaps and Secrets,
+// the scale subresource of a custom resource. Their requests are raw steps (raw.go): a path and a
 // query as written, answered with the code, Retry-After, the Warning headers
 // and the Status's causes. TestClasses counts the divergences per class
 // (KUBEWIRE_DIFFTEST_CLASS_COUNT per class) and fails on one in a class that

@@ -24,6 +24,10 @@ var Classes = []string{
 	"quantities",        // resource quantities, canonicalised
 	"times",             // a Lease's date-times and micro-times; its update without a version
 	"secrets",           // a Secret's stringData and data that is not base64
+	"crd-schema",        // a custom resource pruned, checked and defaulted by its CRD's schema
+	"meta-validation",   // names, labels, annotations and finalizers validated
+	"immutable",         // immutable ConfigMaps and Secrets
+	"scale",             // a custom resource's scale subresource
 }
 
 // GenerateClass returns the sequence of seed for class, always the same one:
@@ -65,6 +69,10 @@ var classProbes = map[string]func(g *gen, res string) []Step{
 	"quantities":        (*gen).quantities,
 	"times":             (*gen).times,
 	"secrets":           (*gen).secrets,
+	"crd-schema":        (*gen).crdSchema,
+	"meta-validation":   (*gen).metaValidation,
+	"immutable":         (*gen).immutable,
+	"scale":             (*gen).scale,
 }
 
 func (g *gen) unknownResource(res string) []Step {

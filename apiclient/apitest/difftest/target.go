@@ -100,32 +100,38 @@ func (t *Target) Namespace(ctx context.Context, ns string) error {
 	return nil
 }
 
-// ensureCRD creates the widgets CRD unless it exists, and waits for widgets to
-// be served (a real server takes a moment after the create).
+// ensureCRD creates the widgets and sprockets CRDs unless they exist, and
+// waits for each resource to be served (a real server takes a moment after
+// the create).
 func (t *Target) ensureCRD(ctx context.Context) error {
-	code, out, err := t.do(ctx, "POST", apiclient.CRDs.Path("", "", ""), "application/json", []byte(crd))
-	if err != nil || (code != 201 && code != 409) {
-		return fmt.Errorf("difftest: create the widgets CRD: %d %v %s", code, err, out)
+	for _, c := range []struct {
+		body string
+		res  apiclient.Resource
+	}{{crd, widgets}, {sprocketCRD, sprockets}} {
+		code, out, err := t.do(ctx, "POST", apiclient.CRDs.Path("", "", ""), "application/json", []byte(c.body))
+		if err != nil || (code != 201 && code != 409) {
+			return fmt.Errorf("difftest: create the %s CRD: %d %v %s", c.res.Name, code, err, out)
+		}
+		for {
+			code, _, err := t.do(ctx, "GET", c.res.Path("default", "", "")+"?limit=1", "", nil)
+			if err != nil {
+				return err
+			}
+			if code == 200 {
+				break
+			}
+			if err := t.waitCRD(ctx, c.res.Name+"."+c.res.Group); err != nil {
+				return err
+			}
+		}
 	}
-	path := widgets.Path("default", "", "") + "?limit=1"
-	for {
-		code, _, err := t.do(ctx, "GET", path, "", nil)
-		if err != nil {
-			return err
-		}
-		if code == 200 {
-			return nil
-		}
-		if err := t.waitCRD(ctx); err != nil {
-			return err
-		}
-	}
+	return nil
 }
 
-// waitCRD waits for a change of the CRD (its Established condition), by a
-// watch, so that it never polls.
-func (t *Target) waitCRD(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, "GET", t.base+apiclient.CRDs.Path("", "", "")+"?watch=1&fieldSelector=metadata.name%3Dwidgets.difftest.kubewire.dev&timeoutSeconds=5", nil)
+// waitCRD waits for a change of the CRD name (its Established condition), by
+// a watch, so that it never polls.
+func (t *Target) waitCRD(ctx context.Context, name string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", t.base+apiclient.CRDs.Path("", "", "")+"?watch=1&fieldSelector=metadata.name%3D"+name+"&timeoutSeconds=5", nil)
 	if err != nil {
 		return err
 	}

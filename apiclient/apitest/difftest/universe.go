@@ -28,6 +28,11 @@ type kind struct {
 // a map, an atomic list and a number, and a status subresource.
 var widgets = apiclient.Resource{Group: "difftest.kubewire.dev", Version: "v1", Name: "widgets", Singular: "widget", Kind: "Widget", Namespaced: true}
 
+// Sprockets are a custom resource with a structural schema (sprocketCRD
+// below): typed fields, defaults, a preserve-unknown-fields object, an
+// embedded resource, and status and scale subresources.
+var sprockets = apiclient.Resource{Group: "difftest.kubewire.dev", Version: "v1", Name: "sprockets", Singular: "sprocket", Kind: "Sprocket", Namespaced: true}
+
 var kinds = map[string]*kind{
 	"configmaps":  {res: apiclient.ConfigMaps},
 	"widgets":     {res: widgets, status: true},
@@ -35,6 +40,7 @@ var kinds = map[string]*kind{
 	"pods":        {res: apiclient.Pods, status: true, shape: podShape, defaults: podDefaults},
 	"leases":      {res: apiclient.Leases},
 	"secrets":     {res: apiclient.Secrets, shape: secretShape},
+	"sprockets":   {res: sprockets, status: true},
 }
 
 // kindNames is the universe's resources in a fixed order, for the generator.
@@ -42,7 +48,7 @@ var kindNames = []string{"configmaps", "widgets", "deployments", "pods"}
 
 // extraNames are the resources only the classes' raw steps write (gen_class.go):
 // no watches, no marker, but cleaned up after a run.
-var extraNames = []string{"leases", "secrets"}
+var extraNames = []string{"leases", "secrets", "sprockets"}
 
 var secretShape = keep{"apiVersion": nil, "kind": nil, "metadata": nil, "data": nil, "stringData": nil, "type": nil, "immutable": nil}
 
@@ -58,6 +64,27 @@ const crd = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefin
   "schema":{"openAPIV3Schema":{"type":"object","properties":{
    "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
    "status":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}}`
+
+// sprocketCRD defines sprockets (the classes crd-schema and scale).
+const sprocketCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"sprockets.difftest.kubewire.dev"},
+"spec":{"group":"difftest.kubewire.dev","scope":"Namespaced",
+ "names":{"plural":"sprockets","singular":"sprocket","kind":"Sprocket","listKind":"SprocketList"},
+ "versions":[{"name":"v1","served":true,"storage":true,
+  "subresources":{"status":{},"scale":{"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas","labelSelectorPath":".status.selector"}},
+  "schema":{"openAPIV3Schema":{"type":"object","properties":{
+   "spec":{"type":"object","properties":{
+     "replicas":{"type":"integer","default":1},
+     "size":{"type":"string","default":"m"},
+     "ratio":{"type":"number"},
+     "on":{"type":"boolean"},
+     "tags":{"type":"array","items":{"type":"string"}},
+     "labels":{"type":"object","additionalProperties":{"type":"string"}},
+     "nested":{"type":"object","default":{},"properties":{"a":{"type":"string"},"b":{"type":"integer","default":2}}},
+     "free":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+     "port":{"x-kubernetes-int-or-string":true},
+     "embedded":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"spec":{"type":"object","properties":{"x":{"type":"string"}}}}}}},
+   "status":{"type":"object","properties":{"replicas":{"type":"integer"},"selector":{"type":"string"},"phase":{"type":"string"}}}}}}}]}}`
 
 // The marker is the object a run creates last in each resource it watched: once
 // every watch has delivered it, every watch has delivered everything before it.
