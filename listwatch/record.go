@@ -15,8 +15,9 @@ import (
 	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
-// RecordOptions say what Record captures and for how long. The zero value records a
-// LIST of everything and the watch after it until ctx is done. A plain value.
+// RecordOptions say what Record captures and for how long. The zero value records
+// the list of everything (the one a default informer sends: Record) and the
+// watch after it until ctx is done. A plain value.
 type RecordOptions struct {
 	// Namespace narrows the resource to one namespace; "" records all of them.
 	Namespace     string
@@ -58,9 +59,10 @@ type RecordOptions struct {
 
 // Recorded says what a recording holds, counted as it was written: the requests
 // made (GET /version included), the objects the lists returned (relists
-// included; a streaming list's initial events) and the watch events after them
-// (bookmarks included, but a streaming list's initial-events-end one). Record returns it only when every byte reached the writer,
-// so it describes the file, wherever the file is — a pipe or a terminal cannot be
+// included; a streaming list's are its initial events) and the watch events
+// after them (bookmarks included, but not a streaming list's initial-events-end
+// one). Record returns it only when every byte reached the writer, so it
+// describes the file, wherever the file is — a pipe or a terminal cannot be
 // read back.
 type Recorded struct {
 	Requests, Listed, Events int
