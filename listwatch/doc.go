@@ -256,9 +256,11 @@
 // # Recording
 //
 // Record is a Reflector whose client sends its requests through a
-// recording.Transport: what the server answers — the LIST, the watches, the
-// relists — is kept verbatim, with secrets redacted, in the format of package
-// recording; apiclient/apitest replays such files.
+// recording.Transport: what the server answers — its GET /version, the list
+// ListCheapest sends to that release (a LIST from 1.33, a streaming list
+// before), the watches, the relists — is kept verbatim, with secrets redacted,
+// in the format of package recording; apiclient/apitest replays such files
+// into an informer with default options.
 //
 // # Compared with client-go
 //

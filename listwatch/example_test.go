@@ -71,7 +71,8 @@ func Example() {
 	// synced: true at 3
 }
 
-// Record a LIST of the pods in a namespace and the next 100 watch events from a
+// Record the pods of a namespace (the list a default informer sends: a LIST
+// from v1.33, a streaming list before) and the next 100 watch events from a
 // cluster into a file only its owner can read (what `kubewire record` does).
 func ExampleRecord() {
 	cfg, err := kubeconfig.Load(kubeconfig.Options{})

@@ -124,7 +124,7 @@ func sortedKeys(m map[string]*apiclient.Object) []string {
 // namespaceOf reads the namespace of the recording's first request.
 func namespaceOf(rec *recording.Recording) string {
 	for _, ex := range rec.Exchanges {
-		if ex.Target == "/version" { // asked before the list (Record, on 1.33+)
+		if ex.Target == "/version" { // asked before the list (Record, where the server answers it)
 			continue
 		}
 		_, rest, ok := strings.Cut(ex.Target, "/namespaces/")
@@ -138,7 +138,7 @@ func namespaceOf(rec *recording.Recording) string {
 }
 
 // asksVersion reports whether rec holds the GET /version a default informer
-// asks before it lists (Record writes it on 1.33+).
+// asks before it lists (Record writes it where the server answers it).
 func asksVersion(rec *recording.Recording) bool {
 	for _, ex := range rec.Exchanges {
 		if ex.Target == "/version" {

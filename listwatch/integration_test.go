@@ -217,8 +217,11 @@ func dump(state []string) string {
 }
 
 // TestIntegration_record_then_replay records from the real server with Record and
-// replays the recording to a reflector with default options: the requests match
-// and the sink ends with what the server had.
+// replays the recording to a reflector with default options, given the
+// client's ServerVersion as an informer's is (newScenario): the requests match
+// and the sink ends with what the server had. Two pods are made once the first
+// list is complete (OnSynced), so they are the two events on every release —
+// after a LIST from 1.33, after a streaming list's end bookmark before.
 func TestIntegration_record_then_replay(t *testing.T) {
 	cfg, _ := realtest.Config(t)
 	side := integrationClient(t, cfg)
@@ -230,31 +233,32 @@ func TestIntegration_record_then_replay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recorded := make(chan error)
+	synced := make(chan struct{})
+	recorded := make(chan error, 1)
 	go func() {
 		_, err := listwatch.Record(context.Background(), cfg, apiclient.Pods, f, listwatch.RecordOptions{
-			Namespace: ns, Events: 2, Duration: time.Minute})
+			Namespace: ns, Events: 2, Duration: time.Minute, OnSynced: func(listwatch.Recorded) { close(synced) }})
 		recorded <- err
 	}()
-	// The watch sees what is created once the LIST is done; creating until the
-	// recorder has two events is simpler than knowing when that is.
-	for i := 2; ; i++ {
-		createPod(t, rc, fmt.Sprintf("web-%d", i))
-		select {
-		case err := <-recorded:
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
-			rec, err := recording.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := newScenario(t, rec, listwatch.Options{}).run()
-			t.Log("\n" + strings.Join(lines, "\n"))
-			return
-		case <-time.After(500 * time.Millisecond):
-		}
+	select {
+	case <-synced:
+	case err := <-recorded:
+		t.Fatalf("Record ended before its first list was complete: %v", err)
+	}
+	createPod(t, rc, "web-2")
+	createPod(t, rc, "web-3")
+	if err := <-recorded; err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rec, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := newScenario(t, rec, listwatch.Options{}).run()
+	t.Log("\n" + strings.Join(lines, "\n"))
+	if got, want := strings.Join(lines, "\n"), "ADD    "+ns+"/web-3 "; !strings.Contains(got, want) {
+		t.Fatalf("the replay never added web-3:\n%s", got)
 	}
 }
 

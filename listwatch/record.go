@@ -15,15 +15,18 @@ import (
 	"github.com/kubewire/kubewire/apiclient/recording"
 )
 
-// RecordOptions say what Record captures and for how long. The zero value records a
-// LIST of everything and the watch after it until ctx is done. A plain value.
+// RecordOptions say what Record captures and for how long. The zero value records
+// the list of everything (the one a default informer sends: Record) and the
+// watch after it until ctx is done. A plain value.
 type RecordOptions struct {
 	// Namespace narrows the resource to one namespace; "" records all of them.
 	Namespace     string
 	LabelSelector string
 	FieldSelector string
-	// Events stops the recording after this many watch events (bookmarks count);
-	// 0 means no limit.
+	// Events stops the recording after this many watch events (bookmarks
+	// count) that came after a list was complete; 0 means no limit. A streaming
+	// list's initial events and its initial-events-end bookmark are the list's
+	// (Recorded.Listed), not events.
 	Events int
 	// Duration stops the recording after this long; 0 means no limit.
 	Duration time.Duration
@@ -41,42 +44,65 @@ type RecordOptions struct {
 	Transport http.RoundTripper
 	// Clock times Duration and is the Reflector's Clock; nil means the real clock.
 	Clock apiclient.Clock
+	// OnSynced, when set, is called once, when the first list is complete (a
+	// LIST's last page was read, or a streaming list's initial-events-end
+	// bookmark), with what was recorded by then (Synced true, no Events yet).
+	// A change made on the server after it was called reaches the recording as
+	// a watch event, counted in Events, never inside the list: the watch starts
+	// at the list's resourceVersion, or goes on after the bookmark on the same
+	// stream. It is called from the goroutine that called Record and should
+	// return at once (close a channel, print a line): nothing is read while it
+	// runs, and a streaming list's stream is still held to its 1 s silence
+	// bound until it returns.
+	OnSynced func(Recorded)
 }
 
 // Recorded says what a recording holds, counted as it was written: the requests
-// made, the objects the LISTs returned (relists included) and the watch events
-// (bookmarks included). Record returns it only when every byte reached the writer,
-// so it describes the file, wherever the file is — a pipe or a terminal cannot be
+// made (GET /version included), the objects the lists returned (relists
+// included; a streaming list's are its initial events) and the watch events
+// after them (bookmarks included, but not a streaming list's initial-events-end
+// one). Record returns it only when every byte reached the writer, so it
+// describes the file, wherever the file is — a pipe or a terminal cannot be
 // read back.
 type Recorded struct {
 	Requests, Listed, Events int
-	// Synced: the first list was complete. A recording stopped before that holds
-	// no state to replay a Reflector from, and says so in a comment of its own.
+	// Synced: the first list was complete (a LIST's last page, or a streaming
+	// list's initial-events-end bookmark, was read). A recording stopped before
+	// that holds no state to replay a Reflector from, and says so in a comment
+	// of its own.
 	Synced bool
 }
 
-// Record captures what the API server answers to a Reflector — the LIST pages at
-// resourceVersion 0, then the watches from the list's resourceVersion, the relists
-// after a 410 — into w, in the format of package recording: the bytes as they came
-// off the wire, with secrets redacted (recording.Redact). It runs a Reflector with
-// default Options (but PageSize and WatchTimeout) over a client whose transport is a
-// recording.Transport, into a Sink that keeps nothing, so the recording replays
-// against a Reflector with default Options unchanged.
+// Record captures what the API server answers to an informer's Reflector — its
+// GET /version, the first list, the watches from the list's resourceVersion,
+// the relists after a 410 — into w, in the format of package recording: the
+// bytes as they came off the wire, with secrets redacted (recording.Redact). It
+// runs a Reflector with default Options (but PageSize and WatchTimeout) over a
+// client whose transport is a recording.Transport, into a Sink that keeps
+// nothing, and gives it the server's answer to GET /version as an informer's is
+// given it (Options.ServerVersion; controller/informer's ReflectorOptions). So
+// it lists as ListCheapest lists on that release, and the recording replays into
+// an informer or a controller.Manager with default options, the replay server
+// answering the /version it holds (apitest.Server.Replay):
 //
-// On Kubernetes 1.33 and later the recording opens with the server's GET
-// /version and the Reflector is given the answer (Options.ServerVersion), as
-// an informer's is (controller/informer's ReflectorOptions): it lists the
-// latest state with one LIST, as ListCheapest does there, so the recording
-// replays into an informer or a controller.Manager with default options, the
-// replay server answering the /version it holds (apitest.Server.Replay).
-// Elsewhere — an older server, where ListCheapest streams its lists, or one
-// that does not answer /version (apitest's live mode) — nothing of /version is
-// recorded and the Reflector lists with LIST at resourceVersion 0, as a
-// Reflector without a ServerVersion does: such a recording replays into a
-// Reflector or an informer with ListPaged. (Recording a streaming list is left
-// for later: --events would count its initial-events-end bookmark, and a
-// change made as the watch starts may land among its initial events, so the
-// command's own tests could not say what the file holds.)
+//   - Kubernetes 1.33 and later: one LIST of the latest state, then the watch
+//     from its resourceVersion.
+//   - Before 1.33: a streaming list — a watch with sendInitialEvents=true,
+//     resourceVersionMatch=NotOlderThan and allowWatchBookmarks — whose ADDED
+//     events are the objects, then the bookmark annotated
+//     k8s.io/initial-events-end, and then, on the same stream, the watch.
+//   - A server that does not answer /version (apitest's live mode): nothing of
+//     /version is recorded, and the Reflector lists with LIST at
+//     resourceVersion 0, as a Reflector without a ServerVersion does; such a
+//     recording replays into that Reflector, or an informer with ListPaged.
+//
+// A streaming list's initial events and its initial-events-end bookmark belong
+// to the list: Recorded.Listed counts them, Events (the option and the count)
+// counts only the watch events after a list was complete, and Recorded.Synced
+// turns true at the bookmark, when OnSynced is called. A caller that changes
+// objects while recording makes its changes after OnSynced, so that each is one
+// watch event in the file whatever the release (one made earlier, while a
+// streaming list's initial events come, may be among them or after them).
 //
 // It stops when Events or Duration is reached, or ctx is done, and returns nil
 // (Recorded.Synced says whether the first list was complete by then; when it was
@@ -133,13 +159,21 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 		requests.Add(1)
 	}
 	// OnStep and the sink are called from Run's goroutine, which is this one:
-	// sum and failed need no lock.
+	// sum, listing and failed need no lock.
 	var r *Reflector
 	var failed error
 	sum := Recorded{}
+	listing := false // a streaming list's initial events are coming: they are the list's
 	onStep := func(s Step) {
 		switch s.Op {
+		case OpWatch:
+			listing = s.Initial
+		case OpListed, OpFallback:
+			listing = false
 		case OpAdd, OpUpdate, OpDelete, OpBookmark:
+			if listing { // the initial-events-end bookmark (or one before it)
+				return
+			}
 			if sum.Events++; opts.Events > 0 && sum.Events >= opts.Events {
 				stop() // the watch is closed before the next read: it ends as a stall
 			}
@@ -148,7 +182,14 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 			stop()
 		}
 	}
-	r = New(c.Resource(res).Namespace(opts.Namespace), countingSink{&sum}, Options{
+	synced := func() {
+		if opts.OnSynced != nil {
+			now := sum
+			now.Requests = int(requests.Load())
+			opts.OnSynced(now)
+		}
+	}
+	r = New(c.Resource(res).Namespace(opts.Namespace), countingSink{&sum, synced}, Options{
 		Name: "record " + res.String(), LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector,
 		PageSize: opts.PageSize, MinWatchTimeout: opts.WatchTimeout, Clock: opts.Clock,
 		OnStep: onStep, Logger: slog.New(slog.DiscardHandler), ServerVersion: serverVersion,
@@ -172,15 +213,22 @@ func Record(ctx context.Context, cfg *kubeconfig.Config, res apiclient.Resource,
 
 // countingSink is the recorder's Sink: the recording is made by the transport, so
 // what the Reflector hands on is dropped, once the objects listed are counted (and
-// the first list noted: Replace is handed only a complete one).
-type countingSink struct{ sum *Recorded }
+// the first list noted, and told to synced: Replace is handed only a complete
+// one).
+type countingSink struct {
+	sum    *Recorded
+	synced func()
+}
 
 func (countingSink) Add(*apiclient.Object) error    { return nil }
 func (countingSink) Update(*apiclient.Object) error { return nil }
 func (countingSink) Delete(*apiclient.Object) error { return nil }
 func (s countingSink) Replace(objs []*apiclient.Object, _ string) error {
 	s.sum.Listed += len(objs)
-	s.sum.Synced = true
+	if !s.sum.Synced {
+		s.sum.Synced = true
+		s.synced()
+	}
 	return nil
 }
 
@@ -190,12 +238,13 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // recordVersion asks the server for GET /version, as ListCheapest does before
-// the first list, and when the server answers a release of 1.33 or later it
-// writes the exchange to rw (first, as the informer asks it first) and returns
-// the answer for the Reflector. Any other answer (an older release; a 404 from
-// a server that serves no /version) is not recorded and returns nil: the
-// Reflector then lists with LIST at "0" (Record's doc says why). Only a failure
-// to write rw is an error.
+// the first list, and when the server answers with a release (any: the
+// Reflector lists as ListCheapest does on it) it writes the exchange to rw
+// (first, as the informer asks it first) and returns the answer for the
+// Reflector. Any other answer (a 404 from a server that serves no /version, a
+// body that names no release) is not recorded and returns nil: the Reflector
+// then lists with LIST at "0" (Record's doc). Only a failure to write rw is an
+// error.
 func recordVersion(ctx context.Context, cfg *kubeconfig.Config, base http.RoundTripper, rw *recording.Writer, clock apiclient.Clock) (func(context.Context) (apiclient.ServerVersion, error), error) {
 	var probe bytes.Buffer
 	pw := recording.NewWriter(&probe)
@@ -203,7 +252,7 @@ func recordVersion(ctx context.Context, cfg *kubeconfig.Config, base http.RoundT
 	if err != nil {
 		return nil, err
 	}
-	if v, err := vc.ServerVersion(ctx); err != nil || !streamsListEncoding(v) {
+	if _, err := vc.ServerVersion(ctx); err != nil {
 		return nil, nil
 	}
 	if err := pw.Flush(); err != nil {

@@ -3,6 +3,9 @@ package listwatch_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -238,4 +241,142 @@ func TestReflector_relists_at_once_when_the_test_server_expires_its_watch(t *tes
 	}
 	cancel()
 	<-done
+}
+
+// olderServer stands a live apitest server in for a kube-apiserver of v1.32:
+// it answers GET /version as that release does and hands every other request
+// to the server, which serves streaming lists as 1.32 does.
+type olderServer struct{ base http.RoundTripper }
+
+func (o olderServer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Path != "/version" {
+		return o.base.RoundTrip(req)
+	}
+	const body = `{"major":"1","minor":"32","gitVersion":"v1.32.4"}`
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)), Request: req}, nil
+}
+
+// Before 1.33 ListCheapest streams its lists, so Record does too: the
+// recording of a v1.32 server opens with its GET /version, then the streaming
+// list (the objects as ADDED, the initial-events-end bookmark) goes on as the
+// watch, and it replays into a Reflector given the client's ServerVersion —
+// an informer's default — with nothing the replay server finds amiss. The
+// list's initial events and its bookmark are not watch events (Events counts
+// the change made after OnSynced, alone), and OnSynced comes once the bookmark
+// passed. (Record sent a LIST at "0" before, and recorded no /version: the
+// replay answered the informer's /version with a 404, and its streaming list
+// did not match the script.)
+func TestRecord_of_a_v1_32_server_streams_its_list_and_replays_into_a_default_Reflector(t *testing.T) {
+	real := apitest.NewServer(nil)
+	defer real.Close()
+	c, err := real.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := c.Resource(apiclient.Pods).Namespace("demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := pods.Create(ctx, []byte(`{"metadata":{"name":"a"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	synced := make(chan listwatch.Recorded, 1)
+	var out bytes.Buffer
+	type result struct {
+		sum listwatch.Recorded
+		err error
+	}
+	recorded := make(chan result, 1)
+	go func() {
+		sum, err := listwatch.Record(ctx, real.Config(), apiclient.Pods, &out, listwatch.RecordOptions{
+			Namespace: "demo", Events: 1, Transport: olderServer{real.Transport()}, Clock: clock.NewFake(),
+			OnSynced: func(r listwatch.Recorded) { synced <- r }})
+		recorded <- result{sum, err}
+	}()
+	select {
+	case r := <-synced:
+		if got, want := r, (listwatch.Recorded{Requests: 2, Listed: 1, Synced: true}); got != want {
+			t.Fatalf("OnSynced was told %+v, want %+v", got, want)
+		}
+	case r := <-recorded:
+		t.Fatalf("Record ended before its list was complete: %+v, %v", r.sum, r.err)
+	}
+	if _, err := pods.Create(ctx, []byte(`{"metadata":{"name":"b"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-recorded
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got, want := r.sum, (listwatch.Recorded{Requests: 2, Listed: 1, Events: 1, Synced: true}); got != want {
+		t.Fatalf("Record says %+v, want %+v", got, want)
+	}
+	rec, err := recording.Parse(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requests []string
+	for _, ex := range rec.Exchanges {
+		requests = append(requests, ex.Method+" "+ex.Target)
+	}
+	const stream = "GET /api/v1/namespaces/demo/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds="
+	if len(requests) != 2 || requests[0] != "GET /version" || !strings.HasPrefix(requests[1], stream) {
+		t.Fatalf("recorded\n%s\nwant GET /version, then %s…", strings.Join(requests, "\n"), stream)
+	}
+	var types []string
+	for _, l := range rec.Exchanges[1].Lines {
+		var ev struct {
+			Type   string
+			Object struct{ Metadata apiclient.ObjectMeta }
+		}
+		if err := json.Unmarshal(l, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == "BOOKMARK" && ev.Object.Metadata.Annotations["k8s.io/initial-events-end"] == "true" {
+			types = append(types, "END")
+			continue
+		}
+		types = append(types, ev.Type+" "+ev.Object.Metadata.Name)
+	}
+	if got, want := strings.Join(types, ", "), "ADDED a, END, ADDED b"; got != want {
+		t.Fatalf("the stream holds %s, want %s", got, want)
+	}
+
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	srv.Replay(rec)
+	rc, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := make(chan listwatch.Step, 16)
+	replay := listwatch.New(rc.Resource(apiclient.Pods).Namespace("demo"), &modelSink{}, listwatch.Options{
+		ServerVersion: rc.ServerVersion, Logger: discard, OnStep: func(s listwatch.Step) {
+			if s.Op == listwatch.OpListed || s.Op == listwatch.OpAdd {
+				steps <- s
+			}
+		}})
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- replay.Run(rctx) }()
+	var got []listwatch.Step
+	for len(got) < 2 {
+		select {
+		case s := <-steps:
+			got = append(got, s)
+		case <-srv.Done(): // a mismatch, or a request after the script
+			got = append(got, listwatch.Step{}, listwatch.Step{})
+		case <-ctx.Done():
+			t.Fatalf("the replay was not played to its end: %v", got)
+		}
+	}
+	stop()
+	<-done
+	if err := srv.Err(); err != nil {
+		t.Fatalf("the replay server reports: %v", err)
+	}
+	if got[0].Op != listwatch.OpListed || !got[0].Initial || got[0].Items != 1 || got[1].Op != listwatch.OpAdd || got[1].Key != "demo/b" {
+		t.Fatalf("the replay's steps: %v, want the streamed list of 1 object, then ADD demo/b", got)
+	}
 }

@@ -23,10 +23,11 @@
 // Each request must match the next exchange (method, path, query; timeoutSeconds is
 // free), so a scenario checks what the client asked as well as what it did with the
 // answers. GET /version stands aside from the script: a recording's /version
-// exchange (`kubewire record` writes one from a v1.33+ server) answers it
-// whenever it is asked, so a default informer or Manager — whose ListCheapest
-// asks it before the first list — replays the recording as the recorder made
-// it (replay.go). Bodies are written line by line with a flush after each, which is how a
+// exchange (`kubewire record` writes one from every server that answers it)
+// answers it whenever it is asked, so a default informer or Manager — whose
+// ListCheapest asks it before the first list, and lists as that release wants:
+// a LIST from 1.33, a streaming list before — replays the recording as the
+// recorder made it (replay.go). Bodies are written line by line with a flush after each, which is how a
 // watch reaches the client; "close", "cut N" and "stall" end a response the way a
 // dying server, a broken proxy and a dead peer do (see package recording).
 //

@@ -29,9 +29,11 @@
 //	                       -o name|json|yaml are printed here, as kubectl prints them
 //	watch RESOURCE         watch.go: one line per event, on the Reflector
 //	sync RESOURCE          sync.go: Reflector → FIFO → store, then report (and --dump)
-//	record RESOURCE        record.go: a LIST and its watch, to a file (new ones 0600) or -o -;
-//	                       from a v1.33+ server with its GET /version first, so that
-//	                       the file replays into a default informer (listwatch.Record)
+//	record RESOURCE        record.go: the server's GET /version, the list a default
+//	                       informer sends it (a LIST from v1.33, a streaming list
+//	                       before) and the watch, to a file (new ones 0600) or -o -,
+//	                       so that the file replays into a default informer or
+//	                       Manager (listwatch.Record)
 //	api-resources          apiresources.go: discovery, preferred versions, sorted
 //	rbac [podrestart|foo]  rbac.go: the Role/ClusterRole the controller needs, bound
 //	                       to its ServiceAccount kubewire-CONTROLLER, as YAML

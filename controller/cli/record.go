@@ -13,12 +13,20 @@ import (
 )
 
 // runRecord is `kubewire record RESOURCE -o FILE`: what the API server answers to
-// a reflector — the LIST, then the watches — written byte for byte to FILE in the
-// format of package recording, for apitest to replay in a test. It stops after
-// --events N watch events, after --duration D, or when interrupted, and then
-// says on stderr, in one line, what the file holds:
+// an informer's reflector — its GET /version, the list (a LIST from Kubernetes
+// 1.33, a streaming list before), then the watches — written byte for byte to
+// FILE in the format of package recording, for apitest to replay in a test into
+// an informer or a Manager with default options (listwatch.Record). It stops
+// after --events N watch events (those after the list: a streaming list's
+// initial events are its objects), after --duration D, or when interrupted, and
+// then says on stderr, in one line, what the file holds:
 //
-//	recorded pods in "demo" to pods.rec: 2 requests, 3 objects listed, 2 watch events, 1.2s
+//	recorded pods in "demo" to pods.rec: 3 requests, 3 objects listed, 2 watch events, 1.2s
+//
+// Under --trace a line goes out with each request ("record LIST …", "record
+// WATCH …") and one when the first list is complete ("record synced: N objects
+// listed"): a change made on the server from then on is a watch event in the
+// file, on every release (a test, or a reader, waits for that line).
 //
 // The counts are listwatch.Record's, made as the bytes were written, so `-o -`
 // (standard output) and a named pipe get the same line as a file; nothing is read
@@ -64,15 +72,17 @@ func runRecord(ctx context.Context, s *session) error {
 		ns = s.namespace(cfg)
 	}
 	// Built here rather than left to Record, so that --trace can say when each
-	// request goes out: a test (or a reader) learns that the watch has started,
-	// and that changes made from now on will be in the file.
+	// request goes out, and when the list is complete: a test (or a reader)
+	// learns that changes made from now on will be watch events in the file.
 	base, err := cfg.Transport()
 	if err != nil {
 		return err
 	}
+	var synced func(listwatch.Recorded)
 	if trace := s.traceLine(); trace != nil {
 		base = tracingTransport{base: base, trace: trace}
 		trace("record open " + path)
+		synced = func(r listwatch.Recorded) { trace(fmt.Sprintf("record synced: %d objects listed", r.Listed)) }
 	}
 	out, closeOut, err := openRecording(ctx, s, path)
 	if err != nil {
@@ -82,7 +92,7 @@ func runRecord(ctx context.Context, s *session) error {
 	sum, err := listwatch.Record(ctx, cfg, res, out, listwatch.RecordOptions{
 		Namespace: ns, LabelSelector: s.str("selector"), FieldSelector: s.str("field-selector"),
 		Events: s.integer("events", 0), Duration: s.duration("duration"), Transport: base,
-		Comments: []string{"kubewire record " + res.String()},
+		Comments: []string{"kubewire record " + res.String()}, OnSynced: synced,
 	})
 	if cerr := closeOut(); err == nil {
 		err = cerr
@@ -150,9 +160,10 @@ func openRecording(ctx context.Context, s *session, path string) (io.Writer, fun
 	}
 }
 
-// tracingTransport prints "record GET TARGET" as each request leaves, under
-// --trace. It sits below the recorder's own transport, so it sees what is sent.
-// Safe for concurrent use, as its base is.
+// tracingTransport prints "record LIST TARGET" or "record WATCH TARGET" (a
+// streaming list is a WATCH) as each request leaves, under --trace, and "record
+// GET /version" for the version asked first. It sits below the recorder's own
+// transport, so it sees what is sent. Safe for concurrent use, as its base is.
 type tracingTransport struct {
 	base  http.RoundTripper
 	trace func(string)
@@ -160,8 +171,11 @@ type tracingTransport struct {
 
 func (t tracingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	verb := "LIST"
-	if req.URL.Query().Get("watch") == "true" {
+	switch {
+	case req.URL.Query().Get("watch") == "true":
 		verb = "WATCH"
+	case req.URL.Path == "/version":
+		verb = "GET"
 	}
 	t.trace("record " + verb + " " + req.URL.RequestURI())
 	return t.base.RoundTrip(req)

@@ -3,13 +3,18 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,13 +64,53 @@ func recordServer(t *testing.T) (string, *apiclient.Client) {
 	return path, c
 }
 
+// olderRecordServer is recordServer standing in for a kube-apiserver of
+// v1.32: a TLS server in front of it answers GET /version as that release does
+// and hands every other request on. It returns the kubeconfig's path and a
+// client of the apitest server behind it.
+func olderRecordServer(t *testing.T) (string, *apiclient.Client) {
+	t.Helper()
+	server, _, srv := apiServer(t)
+	target, err := url.Parse(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// apiServer's certificate is its own: trusted here as the kubeconfig
+	// below trusts this front (insecure-skip-tls-verify).
+	base := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}
+	t.Cleanup(base.CloseIdleConnections)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target) }, Transport: base, FlushInterval: -1}
+	front := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/version" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"major":"1","minor":"32","gitVersion":"v1.32.4"}`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	path := filepath.Join(t.TempDir(), "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + front.URL + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.Client(apiclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, c
+}
+
 // recordWhile runs `kubewire record` with args and --trace, calls change once
-// the watch request has gone out, and returns the exit code, stdout and stderr.
+// the first list is complete (the "record synced" line: a change made from then
+// on is a watch event in the file, on every release), and returns the exit
+// code, stdout and stderr.
 func recordWhile(t *testing.T, env map[string]string, args []string, change func()) (code int, stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	errw := &signalWriter{want: "record WATCH ", seen: make(chan struct{})}
+	errw := &signalWriter{want: "record synced: ", seen: make(chan struct{})}
 	var out bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
@@ -74,7 +119,7 @@ func recordWhile(t *testing.T, env map[string]string, args []string, change func
 	select {
 	case <-errw.seen:
 	case code := <-done:
-		t.Fatalf("record ended before watching: exit %d\n%s", code, errw)
+		t.Fatalf("record ended before its first list was complete: exit %d\n%s", code, errw)
 	}
 	change()
 	code = <-done
@@ -82,8 +127,11 @@ func recordWhile(t *testing.T, env map[string]string, args []string, change func
 }
 
 // checkRecording fails unless the file at path is only its owner's, parses, and
-// holds a LIST of the wantListed objects followed by a watch with the wantEvents
-// event types in order.
+// holds a list of the wantListed objects followed by a watch with the wantEvents
+// event types in order (bookmarks aside). The list is a LIST, or on a server
+// before v1.33 a streaming list, whose ADDED events up to the
+// initial-events-end bookmark are the objects, and whose stream goes on as the
+// watch.
 func checkRecording(t *testing.T, path string, wantListed int, wantEvents []string) *recording.Recording {
 	t.Helper()
 	fi, err := os.Stat(path)
@@ -97,30 +145,64 @@ func checkRecording(t *testing.T, path string, wantListed int, wantEvents []stri
 	if err != nil {
 		t.Fatalf("the recording does not parse: %v", err)
 	}
-	if len(rec.Exchanges) < 2 {
-		t.Fatalf("%d exchanges, want a LIST and a watch", len(rec.Exchanges))
+	exchanges := rec.Exchanges
+	if len(exchanges) > 0 && exchanges[0].Target == "/version" {
+		// Where the server answers it, Record asks what a default informer
+		// asks first (listwatch.Record); the list follows.
+		exchanges = exchanges[1:]
 	}
-	if rec.Exchanges[0].Target == "/version" {
-		// From v1.33 Record asks what a default informer asks first
-		// (listwatch.Record); the LIST follows.
-		rec.Exchanges = rec.Exchanges[1:]
+	if len(exchanges) < 1 {
+		t.Fatalf("%d exchanges, want a list and a watch", len(rec.Exchanges))
 	}
-	list, watch := rec.Exchanges[0], rec.Exchanges[len(rec.Exchanges)-1]
-	if strings.Contains(list.Target, "watch=true") || list.Status != 200 || len(list.Lines) != 1 {
-		t.Fatalf("first exchange %s %s: %d, %d lines; want a LIST", list.Method, list.Target, list.Status, len(list.Lines))
+	list := exchanges[0]
+	if list.Status != 200 {
+		t.Fatalf("first exchange %s %s: %d, want 200", list.Method, list.Target, list.Status)
 	}
-	var items struct{ Items []json.RawMessage }
-	if err := json.Unmarshal(list.Lines[0], &items); err != nil {
-		t.Fatal(err)
+	var listed int
+	var watched [][]byte // the watch's lines
+	if strings.Contains(list.Target, "sendInitialEvents=true") {
+		end := -1
+		for i, l := range list.Lines {
+			var ev struct {
+				Type   string
+				Object struct{ Metadata apiclient.ObjectMeta }
+			}
+			if err := json.Unmarshal(l, &ev); err != nil {
+				t.Fatalf("streaming list line %q: %v", l, err)
+			}
+			if ev.Type == "BOOKMARK" && ev.Object.Metadata.Annotations["k8s.io/initial-events-end"] == "true" {
+				end = i
+				break
+			}
+			if ev.Type == "ADDED" {
+				listed++
+			}
+		}
+		if end < 0 {
+			t.Fatalf("the streaming list %s has no initial-events-end bookmark", list.Target)
+		}
+		watched = list.Lines[end+1:]
+	} else {
+		if strings.Contains(list.Target, "watch=true") || len(list.Lines) != 1 {
+			t.Fatalf("first exchange %s %s: %d lines; want a LIST or a streaming list", list.Method, list.Target, len(list.Lines))
+		}
+		var items struct{ Items []json.RawMessage }
+		if err := json.Unmarshal(list.Lines[0], &items); err != nil {
+			t.Fatal(err)
+		}
+		listed = len(items.Items)
 	}
-	if got, want := len(items.Items), wantListed; got != want {
-		t.Fatalf("LIST of %d objects, want %d", got, want)
+	if got, want := listed, wantListed; got != want {
+		t.Fatalf("list of %d objects, want %d", got, want)
 	}
-	if !strings.Contains(watch.Target, "watch=true") {
-		t.Fatalf("last exchange %s %s, want a watch", watch.Method, watch.Target)
+	for _, ex := range exchanges[1:] {
+		if !strings.Contains(ex.Target, "watch=true") {
+			t.Fatalf("exchange %s %s after the list, want a watch", ex.Method, ex.Target)
+		}
+		watched = append(watched, ex.Lines...)
 	}
 	var got []string
-	for _, l := range watch.Lines {
+	for _, l := range watched {
 		var ev struct{ Type string }
 		if err := json.Unmarshal(l, &ev); err != nil {
 			t.Fatalf("watch line %q: %v", l, err)
@@ -156,6 +238,50 @@ func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *t
 	}
 	checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if got, want := lines[len(lines)-1], fmt.Sprintf(`recorded configmaps in "rec" to %s: 2 requests, 1 objects listed, 2 watch events, `, out); !strings.HasPrefix(got, want) {
+		t.Fatalf("summary %q, want it to begin %q", got, want)
+	}
+}
+
+// From a server before v1.33 record lists as a default informer lists there,
+// with a streaming list, after the server's GET /version: the file holds the
+// version, the objects as the stream's initial events up to the
+// initial-events-end bookmark, and then, on the same stream, the changes made
+// once the "record synced" line was out — two watch events for --events 2, not
+// the initial events nor the bookmark. (It recorded no /version and a LIST at
+// "0" before, which a default informer does not replay.)
+func TestRecord_from_a_v1_32_server_streams_the_list_after_its_version(t *testing.T) {
+	kc, c := olderRecordServer(t)
+	cms := c.Resource(apiclient.ConfigMaps).Namespace("rec")
+	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cm.rec")
+	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
+		ctx := context.Background()
+		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+		if _, err := cms.Patch(ctx, "before", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
+	}
+	rec := checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
+	var requests []string
+	for _, ex := range rec.Exchanges {
+		requests = append(requests, ex.Method+" "+ex.Target)
+	}
+	const stream = "GET /api/v1/namespaces/rec/configmaps?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds="
+	if len(requests) != 2 || requests[0] != "GET /version" || !strings.HasPrefix(requests[1], stream) {
+		t.Fatalf("recorded\n%s\nwant GET /version, then %s…", strings.Join(requests, "\n"), stream)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if !slices.Contains(lines, "record synced: 1 objects listed") {
+		t.Fatalf("no line says the list was complete:\n%s", stderr)
+	}
 	if got, want := lines[len(lines)-1], fmt.Sprintf(`recorded configmaps in "rec" to %s: 2 requests, 1 objects listed, 2 watch events, `, out); !strings.HasPrefix(got, want) {
 		t.Fatalf("summary %q, want it to begin %q", got, want)
 	}
@@ -222,7 +348,8 @@ func TestRecord_redacts_secrets(t *testing.T) {
 }
 
 // On the real server: record configmaps of a fresh namespace with --events 2
-// while the test makes two changes.
+// while the test makes two changes, once the first list is complete: a LIST
+// from v1.33, a streaming list before (checkRecording reads either).
 func TestIntegration_record_configmaps_with_two_events(t *testing.T) {
 	c, path, ns := realCluster(t, "kubewire-record")
 	ctx := context.Background()
@@ -246,8 +373,10 @@ func TestIntegration_record_configmaps_with_two_events(t *testing.T) {
 		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
 	}
 	rec := checkRecording(t, out, 1, []string{"MODIFIED", "ADDED"})
-	if got := rec.Exchanges[0].Target; !strings.Contains(got, "labelSelector=kubewire-test%3Drecord") {
-		t.Fatalf("the LIST %q does not carry the label selector", got)
+	for _, ex := range rec.Exchanges {
+		if ex.Target != "/version" && !strings.Contains(ex.Target, "labelSelector=kubewire-test%3Drecord") {
+			t.Fatalf("the request %q does not carry the label selector", ex.Target)
+		}
 	}
 }
 

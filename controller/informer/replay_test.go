@@ -3,7 +3,6 @@ package informer_test
 import (
 	"bytes"
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -75,11 +74,13 @@ func TestInformer_with_default_options_replays_a_recording_of_a_v1_37_server(t *
 }
 
 // A file `kubewire record` makes from the real server (listwatch.Record, as
-// the command calls it) replays into an informer with default options (v1.33
-// and later; with ListPaged before, listwatch.Record says why): the replay
-// server answers the /version it holds, the informer lists as the recorder
-// did, and nothing mismatches. Runs against KUBEWIRE_TEST_KUBECONFIG; skips
-// without it.
+// the command calls it) replays into an informer with default options, on
+// every release: the replay server answers the /version it holds, the informer
+// lists as the recorder did — one LIST from v1.33, a streaming list before —
+// and nothing mismatches. (On v1.32 the recording held no /version and a LIST
+// at "0": the informer's /version got a 404, its streaming list did not match,
+// and only ListPaged replayed it.) Runs against KUBEWIRE_TEST_KUBECONFIG;
+// skips without it.
 func TestIntegration_a_recording_of_the_real_server_replays_into_a_default_informer(t *testing.T) {
 	c, _ := realtest.Client(t, apiclient.Options{QPS: -1})
 	cfg, _ := realtest.Config(t)
@@ -90,33 +91,20 @@ func TestIntegration_a_recording_of_the_real_server_replays_into_a_default_infor
 	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	base, err := cfg.Transport()
-	if err != nil {
-		t.Fatal(err)
-	}
-	watching := make(chan struct{}, 1)
-	spy := roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		if req.URL.Query().Get("watch") == "true" {
-			select {
-			case watching <- struct{}{}:
-			default:
-			}
-		}
-		return base.RoundTrip(req)
-	})
+	synced := make(chan struct{})
 	var out bytes.Buffer
 	recorded := make(chan error, 1)
 	go func() {
-		// One event: on v1.32 the streaming list's initial-events-end bookmark;
-		// on v1.37 the configmap made below, after the LIST (the watch starts
-		// at the list's version, so it cannot miss it).
-		_, err := listwatch.Record(ctx, cfg, apiclient.ConfigMaps, &out, listwatch.RecordOptions{Namespace: ns, Events: 1, Transport: spy})
+		// One event: the configmap made below, once the first list is
+		// complete (OnSynced), so it is a watch event on every release.
+		_, err := listwatch.Record(ctx, cfg, apiclient.ConfigMaps, &out, listwatch.RecordOptions{Namespace: ns, Events: 1,
+			OnSynced: func(listwatch.Recorded) { close(synced) }})
 		recorded <- err
 	}()
 	select {
-	case <-watching:
+	case <-synced:
 	case err := <-recorded:
-		t.Fatalf("Record ended before it watched: %v", err)
+		t.Fatalf("Record ended before its first list was complete: %v", err)
 	}
 	if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -128,56 +116,45 @@ func TestIntegration_a_recording_of_the_real_server_replays_into_a_default_infor
 	if err != nil {
 		t.Fatal(err)
 	}
-	// From 1.33 Record lists as a default informer does there; before, with
-	// LIST at "0", as an informer with ListPaged does (listwatch.Record).
 	v, err := c.ServerVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := informer.Options{Resource: apiclient.ConfigMaps, Namespace: ns, Logger: quietLog}
-	last := len(rec.Exchanges) - 1 // the script's last exchange
-	if v.AtLeast(1, 33) {
-		if got := rec.Exchanges[0].Method + " " + rec.Exchanges[0].Target; got != "GET /version" {
-			t.Fatalf("the recording of %s opens with %s, want GET /version", v.GitVersion, got)
-		}
-		last-- // the /version exchange is answered aside
-	} else {
-		opts.List = listwatch.ListPaged
+	if got := rec.Exchanges[0].Method + " " + rec.Exchanges[0].Target; got != "GET /version" {
+		t.Fatalf("the recording of v%s.%s opens with %s, want GET /version", v.Major, v.Minor, got)
+	}
+	// The list ListCheapest sends to this release (listwatch.Record).
+	if got, want := strings.Contains(rec.Exchanges[1].Target, "sendInitialEvents=true"), !v.AtLeast(1, 33); got != want {
+		t.Fatalf("the recording of v%s.%s lists with %s: streaming list %v, want %v", v.Major, v.Minor, rec.Exchanges[1].Target, got, want)
 	}
 
 	srv := apitest.NewServer(nil)
 	defer srv.Close()
-	played := make(chan struct{})
-	srv.OnReply = func(r apitest.Reply) {
-		if r.Index == last {
-			close(played)
-		}
-	}
 	srv.Replay(rec)
 	rc, err := srv.Client(apiclient.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Client = rc
-	inf := informer.New(opts)
+	inf := informer.New(informer.Options{Client: rc, Resource: apiclient.ConfigMaps, Namespace: ns, Logger: quietLog})
+	watched := make(chan struct{}) // the watch's event reached the handler: every exchange was played
+	inf.AddHandler("test", informer.HandlerFuncs{AddFunc: func(obj *apiclient.Object, _ bool) {
+		if obj.Metadata.Name == "after" {
+			close(watched)
+		}
+	}}, 0)
 	done := make(chan error, 1)
 	go func() { done <- inf.Run(ctx) }()
 	select {
-	case <-played:
+	case <-watched:
 	case <-srv.Done(): // a request that did not match
 	case <-ctx.Done():
 	}
 	if err := srv.Err(); err != nil {
 		t.Fatalf("the replay server reports: %v", err)
 	}
-	if !inf.WaitForCacheSync(ctx) || inf.Len() < 1 {
-		t.Fatalf("the informer did not sync from the recording (%d objects)", inf.Len())
+	if !inf.WaitForCacheSync(ctx) || inf.Len() != 2 {
+		t.Fatalf("the informer did not sync from the recording (%d objects, want before and after)", inf.Len())
 	}
 	cancel()
 	<-done
 }
-
-// roundTripFunc makes a function an http.RoundTripper.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
