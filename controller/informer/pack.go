@@ -1,0 +1,55 @@
+package informer
+
+import (
+	"sync"
+
+	"github.com/kubewire/kubewire/apiclient"
+)
+
+// packer keeps cached objects' bodies packed against a Dictionary
+// (apiclient.Object.Pack): the pods of one Deployment differ in a name, a uid
+// and a few values, so each is kept as its difference from one of them.
+// Measured with `kubewire sync pods` on 10,000 realistic pods (v1.37.2): 30.6
+// → 10.4 MiB of heap after GC, 3.2 → 1.1 KB a pod, where the server sent
+// 2.53 KB a pod without managedFields (README's benchmark section).
+//
+// The Dictionary is the body of the first object large enough to be worth
+// packing. When objects stop resembling it — packMisses in a row do not
+// shrink by a quarter — the next one becomes the Dictionary; the old one
+// lives on in the objects packed against it. Objects are packed as they enter
+// the FIFO, before anything shares them (sink.go), as labels are shared.
+//
+// What it costs: one pass over each body as it enters (a few microseconds for
+// a pod), and a copy of the body more for each read that writes the object
+// out (Raw, Decode; Field reads from a buffer used again). A Lister decodes an
+// object once and then copies its value: packing does not reach its Get.
+//
+// client-go keeps every object whole.
+type packer struct {
+	mu     sync.Mutex
+	dict   *apiclient.Dictionary
+	misses int // objects in a row that did not pack against dict
+}
+
+// packMisses is how many objects in a row may fail to pack before the
+// Dictionary is replaced.
+const packMisses = 64
+
+// pack packs obj against the Dictionary, choosing or replacing it first when
+// that is due.
+func (p *packer) pack(obj *apiclient.Object) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dict == nil || p.misses >= packMisses {
+		d := apiclient.NewDictionary(obj)
+		if d == nil { // too small to be worth it
+			return
+		}
+		p.dict, p.misses = d, 0
+	}
+	if obj.Pack(p.dict) {
+		p.misses = 0
+	} else {
+		p.misses++
+	}
+}
