@@ -14,8 +14,9 @@ import (
 // holds: 2.2 KB of a pod's 3.2 KB. Objects of one resource are alike — the pods
 // of one Deployment differ in a name, a uid and a few values — so an informer
 // keeps each body as copies from the body of one object it chose as the
-// Dictionary, and the bytes that differ (internal/delta): 80 bytes for such a
-// pod instead of 2,304 (2.2 KB rounded up to the allocator's size class).
+// Dictionary, and the bytes that differ (internal/delta): 135 bytes on
+// average for 10,000 such pods, instead of 2,304 each (2.2 KB rounded up to
+// the allocator's size class).
 //
 // Every reader of the body unpacks it first, into a new slice or a buffer used
 // again: Raw, MarshalJSON and Decode write the object out anyway and pay a copy
@@ -64,6 +65,9 @@ func (o *Object) Pack(d *Dictionary) bool {
 	o.raw, o.ref = enc, d.ref
 	return true
 }
+
+// Packed reports whether o keeps its body packed.
+func (o *Object) Packed() bool { return o.ref != nil }
 
 // minPack is the smallest body worth packing: below it, the allocator's
 // rounding eats most of what packing saves. minDictionary is the smallest

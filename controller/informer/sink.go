@@ -116,6 +116,11 @@ func (s entrySink) Bookmark(rv string) error {
 	return nil
 }
 
+// Pack packs an object of a list as it is decoded (listwatch.Packer), before
+// Transform: packing changes what obj holds, not what it reads. keep leaves it
+// packed then.
+func (s entrySink) Pack(obj *apiclient.Object) { s.inf.packer.pack(obj) }
+
 // keep readies obj, transformed, to be cached: it shares its labels
 // (labels.go) and is packed (pack.go). obj is not shared yet.
 func (inf *Informer) keep(obj *apiclient.Object) {

@@ -35,7 +35,8 @@
 // clears half a megabyte of tables: tens of microseconds per object, more than
 // decoding the object cost. Here there is no entropy coding and no window: a
 // match is found by a hash of four bytes and extended both ways, and decoding
-// is copying. Objects that are alike shrink as far as flate would take them
-// (80 bytes of 2,200 for a pod against another of its Deployment's); objects
-// that are not, much less (flate would still halve them).
+// is copying. Objects that are alike shrink nearly as far as flate would take
+// them: 10,000 pods' bodies of 2,223 bytes, against the first, to 135 bytes
+// on average (flate at level 2 with the same dictionary: about 80); objects
+// that are not alike, much less (flate would still halve them).
 package delta
