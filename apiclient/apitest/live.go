@@ -60,7 +60,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	// version: a request at another one converts on the way in and out
 	// (conversion.go). A patch converts inside, under the write's lock.
 	l.mu.Lock()
-	conv := l.converterFor(t)
+	conv := l.converter(t)
 	l.mu.Unlock()
 	requested := t.apiVersion()
 	if conv != nil && t.version != conv.storageVersion() {
@@ -239,7 +239,7 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	if t.namespace != "" {
 		o.meta()["namespace"] = t.namespace
 	}
-	o, err := l.mutate(admissionAttrs{op: "CREATE", t: t, obj: o})
+	o, err := l.mutating(admissionAttrs{op: "CREATE", t: t, obj: o})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -297,7 +297,7 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	if err := st.validate(t, o["kind"].(string), o); err != nil {
 		return nil, 0, err
 	}
-	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
+	if err := l.validating(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
 	}
 	if t.dryRun {
