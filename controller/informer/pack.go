@@ -12,7 +12,8 @@ import (
 // Measured with `kubewire sync pods -n bench10k` on 10,000 realistic pods
 // (v1.37.2, 2026-11-28): 30.6 → 11.7 MiB of heap after GC, 3.2 → 1.2 KB a
 // pod, where the server sent 2.53 KB a pod without managedFields; peak RSS
-// 64 → 42 MiB, client CPU +10% (README's benchmark section).
+// 65.6 → 41.2 MiB, client CPU 0.51 → 0.57 s (README's benchmark section,
+// bench/results/2026-11-28-denser-cache.md).
 //
 // The Dictionary is the body of the first object large enough to be worth
 // packing. When objects stop resembling it — packMisses in a row do not
