@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kubewire/kubewire/apiclient"
@@ -85,5 +86,50 @@ func TestReflector_a_Packer_sink_gets_a_list_packed_as_it_was_decoded(t *testing
 	}
 	if len(sink.unpacked) > 0 {
 		t.Fatalf("Replace was given %v unpacked", sink.unpacked)
+	}
+}
+
+// countingPacker is a chanSink that is a Packer: it counts the objects it is
+// given to pack, from any goroutine.
+type countingPacker struct {
+	*chanSink
+	mu     sync.Mutex
+	packed map[string]bool
+}
+
+func (s *countingPacker) Pack(o *apiclient.Object) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.packed[o.Key()] = true
+}
+
+// A split list's parts are decoded on goroutines of their own: each hands
+// what it decodes to the Packer as a list read whole does.
+func TestReflector_a_split_list_is_packed_as_it_is_decoded(t *testing.T) {
+	defer listwatch.SplitFrom(2)()
+	srv := newSplitServer(t, true, false, false)
+	sink := &countingPacker{chanSink: &chanSink{calls: make(chan string, 16)}, packed: map[string]bool{}}
+	var split atomic.Bool
+	r := listwatch.New(srv.client.Resource(apiclient.Pods).Namespace("ns-1"), sink, listwatch.Options{
+		Split: 4, Logger: discard,
+		OnStep: func(s listwatch.Step) {
+			if s.Op == listwatch.OpSplit {
+				split.Store(true)
+			}
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	replace := <-sink.calls
+	cancel()
+	<-done
+	if !split.Load() {
+		t.Fatalf("the list was not split: %q", srv.seen())
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if got, want := len(sink.packed), 10; got != want || !strings.HasPrefix(replace, "REPLACE") {
+		t.Fatalf("%d objects of a split list of %d handed to Pack (the sink was told %s)", got, want, replace)
 	}
 }

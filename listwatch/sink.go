@@ -64,7 +64,9 @@ type Holder interface {
 // is given each object of a list as soon as it is decoded, before the next is
 // read, so that the list's bytes are never alive unpacked together (a list
 // of 10,000 pods peaked 12% higher when the Sink packed them at Replace). It
-// may change obj in place: nothing shares obj yet.
+// may change obj in place: nothing shares obj yet. A split list (split.go)
+// decodes its parts on goroutines of their own and calls Pack from them, so
+// Pack must be safe for concurrent use.
 type Packer interface {
 	Pack(obj *apiclient.Object)
 }
@@ -75,7 +77,7 @@ type Packer interface {
 // change then allocates a fifth of what it would. When the Sink is a Packer,
 // each object decoded is handed to its Pack (apiclient.DecodeOptions.Pack).
 // Held and Pack are called on the Run goroutine, as the decoding of a LIST
-// runs there.
+// runs there (a split list's parts call Pack on their own: listSplit).
 func (r *Reflector) decodeHeld() apiclient.DecodeOptions {
 	d := r.opts.Decode
 	if p, ok := r.sink.(Packer); ok && d.Pack == nil {
