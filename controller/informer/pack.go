@@ -10,9 +10,9 @@ import (
 // (apiclient.Object.Pack): the pods of one Deployment differ in a name, a uid
 // and a few values, so each is kept as its difference from one of them.
 // Measured with `kubewire sync pods -n bench10k` on 10,000 realistic pods
-// (v1.37.2, 2026-11-28): 30.6 → 11.7 MiB of heap after GC, 3.2 → 1.2 KB a
+// (v1.37.2, 2026-11-28): 30.6 → 10.2 MiB of heap after GC, 3.2 → 1.07 KB a
 // pod, where the server sent 2.53 KB a pod without managedFields; peak RSS
-// 65.6 → 41.2 MiB, client CPU 0.51 → 0.57 s (README's benchmark section,
+// 59.4 → 37.9 MiB, client CPU 0.54 → 0.61 s (README's benchmark section,
 // bench/results/2026-11-28-denser-cache.md).
 //
 // The Dictionary is the body of the first object large enough to be worth
@@ -23,10 +23,11 @@ import (
 // list is never alive unpacked; any other object as it enters the FIFO,
 // before anything shares it (sink.go), as labels are shared.
 //
-// What it costs: one pass over each body as it enters (a few microseconds for
-// a pod), and a copy of the body more for each read that writes the object
-// out (Raw, Decode; Field reads from a buffer used again). A Lister decodes an
-// object once and then copies its value: packing does not reach its Get.
+// What it costs: one pass over each body as it enters (2.5 µs for a pod,
+// internal/delta's BenchmarkEncode), and a copy of the body more for each
+// read that writes the object out (Raw, Decode; Field reads from a buffer
+// used again). A Lister decodes an object once and then copies its value:
+// packing does not reach its Get.
 //
 // client-go keeps every object whole.
 type packer struct {

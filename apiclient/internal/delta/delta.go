@@ -33,9 +33,10 @@ func NewReference(ref []byte) *Reference {
 // Len is the number of bytes in the reference.
 func (r *Reference) Len() int { return len(r.ref) }
 
-// Encode returns b as steps against r's reference.
-func (r *Reference) Encode(b []byte) []byte {
-	out := make([]byte, 0, 32+len(b)/8)
+// AppendEncoded appends b, as steps against r's reference, to out. A cache
+// keeping the result appends to a scratch buffer and keeps a copy of the
+// result's length: the result's size is not known until it is written.
+func (r *Reference) AppendEncoded(out, b []byte) []byte {
 	out = binary.AppendUvarint(out, uint64(len(b)))
 	ref := r.ref
 	lit := 0  // where the pending literal starts
@@ -77,8 +78,8 @@ func (r *Reference) Encode(b []byte) []byte {
 	return out
 }
 
-// ErrCorrupt is Decode's error for bytes Encode did not make against this
-// reference.
+// ErrCorrupt is AppendDecoded's error for bytes AppendEncoded did not make
+// against this reference.
 var ErrCorrupt = errors.New("delta: corrupt")
 
 // AppendDecoded appends the bytes enc stands for to dst.
@@ -118,7 +119,7 @@ func (r *Reference) AppendDecoded(dst, enc []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// Size is the length of the bytes enc stands for, as Encode wrote it.
+// Size is the length of the bytes enc stands for, as AppendEncoded wrote it.
 func Size(enc []byte) int {
 	n, k := binary.Uvarint(enc)
 	if k <= 0 {

@@ -21,13 +21,15 @@
 //
 // # Guarantees
 //
-//   - Decode(ref, Encode(ref, b)) is b, for any ref and b (FuzzRoundTrip).
-//   - Encode costs one pass over b with a hash look-up per position not
-//     covered by a copy, and allocates its result; Decode allocates only what
-//     it appends to. A Reference is built once (a pass over ref) and is safe
-//     for concurrent use.
-//   - Decode of bytes Encode did not make is an error, never a panic or a read
-//     outside ref.
+//   - Decoding what AppendEncoded wrote gives b back, for any reference and
+//     b (FuzzRoundTrip).
+//   - AppendEncoded costs one pass over b with a hash look-up per position
+//     not covered by a copy (2.5 µs for a 5.2 KB pod, BenchmarkEncode);
+//     AppendDecoded is copying (0.12 µs, BenchmarkAppendDecoded). Both
+//     allocate only what they append to. A Reference is built once (a pass
+//     over ref) and is safe for concurrent use.
+//   - Decoding bytes AppendEncoded did not make is an error, never a panic or
+//     a read outside ref.
 //
 // # Compared with compress/flate
 //
