@@ -28,7 +28,11 @@ import (
 // Dictionary is the body of one object, indexed, for Pack to keep others
 // against. It is read-only once made and safe for concurrent use; it lives as
 // long as any object packed against it.
-type Dictionary struct{ ref *delta.Reference }
+//
+// An object packed against it keeps alive the body it was made of, not its
+// index (four times the body's size), which only packing needs: a cache
+// that replaces its Dictionary leaves the old index to the collector.
+type Dictionary struct{ index *delta.Index }
 
 // NewDictionary makes a Dictionary of o's body: choose an object typical of
 // those to be packed. A body shorter than 512 bytes is not worth it: for
@@ -45,7 +49,7 @@ func NewDictionary(o *Object) *Dictionary {
 		body = append([]byte(nil), body...) // the pooled buffer goes back
 	}
 	kept.release()
-	return &Dictionary{ref: delta.NewReference(body)}
+	return &Dictionary{index: delta.NewIndex(body)}
 }
 
 // Pack keeps o's body packed against d when that takes at most three quarters
@@ -61,12 +65,12 @@ func (o *Object) Pack(d *Dictionary) bool {
 	}
 	buf := bodies.Get().(*[]byte)
 	defer release(buf)
-	enc := d.ref.AppendEncoded((*buf)[:0], o.raw)
+	enc := d.index.AppendEncoded((*buf)[:0], o.raw)
 	*buf = enc
 	if len(enc) > len(o.raw)*3/4 {
 		return false
 	}
-	o.raw, o.ref = bytes.Clone(enc), d.ref // exactly its size: the scratch is larger
+	o.raw, o.ref = bytes.Clone(enc), d.index.Reference() // exactly its size: the scratch is larger
 	return true
 }
 

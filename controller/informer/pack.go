@@ -17,8 +17,8 @@ import (
 //
 // The Dictionary is the body of the first object large enough to be worth
 // packing. When objects stop resembling it — packMisses in a row do not
-// shrink by a quarter — the next one becomes the Dictionary; the old one
-// lives on in the objects packed against it. A list's objects are packed as
+// shrink by a quarter — the next one becomes the Dictionary; the old one's
+// body lives on in the objects packed against it, its index does not. A list's objects are packed as
 // they are decoded (entrySink.Pack, a listwatch.Packer), so that a whole
 // list is never alive unpacked; any other object as it enters the FIFO,
 // before anything shares it (sink.go), as labels are shared.

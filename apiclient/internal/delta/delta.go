@@ -5,10 +5,18 @@ import (
 	"errors"
 )
 
-// Reference is the bytes others are encoded against, with an index of where
-// each four-byte sequence occurs in them. Read-only once built.
+// Reference is the bytes others are encoded against: all that decoding
+// needs, and what an encoded string keeps alive. Read-only.
 type Reference struct {
-	ref   []byte
+	ref []byte
+}
+
+// Index is a Reference with an index of where each four-byte sequence occurs
+// in it: what encoding needs, about four times the reference's size, which
+// is garbage once the Index is dropped, whatever was encoded with it.
+// Read-only once built.
+type Index struct {
+	r     *Reference
 	table []int32 // by hash of four bytes: 1 + the last offset it starts at; 0 for none
 	shift uint
 }
@@ -17,28 +25,28 @@ type Reference struct {
 // of lengths and an offset.
 const minMatch = 6
 
-// NewReference indexes ref, which it keeps and which must not change.
-func NewReference(ref []byte) *Reference {
+// NewIndex indexes ref, which it keeps and which must not change.
+func NewIndex(ref []byte) *Index {
 	bits := uint(8)
 	for 1<<bits < 2*len(ref) && bits < 20 {
 		bits++
 	}
-	r := &Reference{ref: ref, table: make([]int32, 1<<bits), shift: 32 - bits}
+	x := &Index{r: &Reference{ref: ref}, table: make([]int32, 1<<bits), shift: 32 - bits}
 	for i := 0; i+4 <= len(ref); i++ {
-		r.table[r.hash(ref[i:])] = int32(i + 1)
+		x.table[x.hash(ref[i:])] = int32(i + 1)
 	}
-	return r
+	return x
 }
 
-// Len is the number of bytes in the reference.
-func (r *Reference) Len() int { return len(r.ref) }
+// Reference is what x indexes: what decoding needs.
+func (x *Index) Reference() *Reference { return x.r }
 
 // AppendEncoded appends b, as steps against r's reference, to out. A cache
 // keeping the result appends to a scratch buffer and keeps a copy of the
 // result's length: the result's size is not known until it is written.
-func (r *Reference) AppendEncoded(out, b []byte) []byte {
+func (x *Index) AppendEncoded(out, b []byte) []byte {
 	out = binary.AppendUvarint(out, uint64(len(b)))
-	ref := r.ref
+	ref := x.r.ref
 	lit := 0  // where the pending literal starts
 	next := 0 // where in ref the last copy ended: the first candidate
 	for i := 0; i+minMatch <= len(b); {
@@ -50,7 +58,7 @@ func (r *Reference) AppendEncoded(out, b []byte) []byte {
 			n = common(b[i:], ref[c:])
 		}
 		if n < minMatch {
-			if at := int(r.table[r.hash(b[i:])]) - 1; at >= 0 {
+			if at := int(x.table[x.hash(b[i:])]) - 1; at >= 0 {
 				if m := common(b[i:], ref[at:]); m >= minMatch && m > n {
 					c, n = at, m
 				}
@@ -129,8 +137,8 @@ func Size(enc []byte) int {
 }
 
 // hash of the four bytes at b[0:4].
-func (r *Reference) hash(b []byte) uint32 {
-	return (binary.LittleEndian.Uint32(b) * 0x9E3779B1) >> r.shift
+func (x *Index) hash(b []byte) uint32 {
+	return (binary.LittleEndian.Uint32(b) * 0x9E3779B1) >> x.shift
 }
 
 // common is the length of the prefix a and b share.

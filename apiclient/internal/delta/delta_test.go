@@ -3,16 +3,19 @@ package delta_test
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/kubewire/kubewire/apiclient/internal/delta"
 )
 
 func roundTrip(t *testing.T, ref, b []byte) []byte {
 	t.Helper()
-	r := delta.NewReference(ref)
-	enc := r.AppendEncoded(nil, b)
+	x := delta.NewIndex(ref)
+	r := x.Reference()
+	enc := x.AppendEncoded(nil, b)
 	if got, want := delta.Size(enc), len(b); got != want {
 		t.Fatalf("Size %d, want %d", got, want)
 	}
@@ -60,7 +63,7 @@ func TestEncode_round_trips(t *testing.T) {
 // Bytes AppendEncoded did not make are an error, not a panic or a read past the
 // reference.
 func TestAppendDecoded_refuses_what_Encode_did_not_make(t *testing.T) {
-	r := delta.NewReference([]byte("0123456789"))
+	r := delta.NewIndex([]byte("0123456789")).Reference()
 	for _, enc := range [][]byte{
 		nil,
 		{5},                  // a length, then nothing
@@ -84,7 +87,7 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ref, b []byte) {
 		roundTrip(t, ref, b)
 		// and whatever the bytes, decoding never panics
-		_, _ = delta.NewReference(ref).AppendDecoded(nil, b)
+		_, _ = delta.NewIndex(ref).Reference().AppendDecoded(nil, b)
 	})
 }
 
@@ -97,12 +100,12 @@ func BenchmarkEncode(b *testing.B) {
 		b.Fatal(err)
 	}
 	other := bytes.ReplaceAll(pod, []byte("load-000001"), []byte("load-004711"))
-	r := delta.NewReference(pod)
+	x := delta.NewIndex(pod)
 	buf := make([]byte, 0, len(other))
 	b.SetBytes(int64(len(other)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r.AppendEncoded(buf[:0], other)
+		x.AppendEncoded(buf[:0], other)
 	}
 }
 
@@ -112,8 +115,9 @@ func BenchmarkAppendDecoded(b *testing.B) {
 		b.Fatal(err)
 	}
 	other := bytes.ReplaceAll(pod, []byte("load-000001"), []byte("load-004711"))
-	r := delta.NewReference(pod)
-	enc := r.AppendEncoded(nil, other)
+	x := delta.NewIndex(pod)
+	r := x.Reference()
+	enc := x.AppendEncoded(nil, other)
 	buf := make([]byte, 0, len(other))
 	b.SetBytes(int64(len(other)))
 	b.ReportAllocs()
@@ -121,5 +125,25 @@ func BenchmarkAppendDecoded(b *testing.B) {
 		if _, err := r.AppendDecoded(buf[:0], enc); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// What was encoded needs the Reference alone: the Index, four times the
+// reference's size, is garbage once dropped.
+func TestReference_outlives_its_Index(t *testing.T) {
+	ref := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog ", 50))
+	x := delta.NewIndex(ref)
+	b := append(append([]byte("A "), ref[:400]...), " B"...)
+	enc := x.AppendEncoded(nil, b)
+	r := x.Reference()
+	gone := weak.Make(x)
+	x = nil
+	runtime.GC()
+	if gone.Value() != nil {
+		t.Fatal("the Index is alive with only its Reference held")
+	}
+	got, err := r.AppendDecoded(nil, enc)
+	if err != nil || !bytes.Equal(got, b) {
+		t.Fatalf("decoded %q, %v", got, err)
 	}
 }

@@ -26,8 +26,10 @@
 //   - AppendEncoded costs one pass over b with a hash look-up per position
 //     not covered by a copy (2.5 µs for a 5.2 KB pod, BenchmarkEncode);
 //     AppendDecoded is copying (0.12 µs, BenchmarkAppendDecoded). Both
-//     allocate only what they append to. A Reference is built once (a pass
-//     over ref) and is safe for concurrent use.
+//     allocate only what they append to. An Index is built once (a pass
+//     over the reference) and is safe for concurrent use, as a Reference is.
+//   - What was encoded keeps only the Reference alive (the bytes), not the
+//     Index (four times their size), which encoding alone needs.
 //   - Decoding bytes AppendEncoded did not make is an error, never a panic or
 //     a read outside ref.
 //
