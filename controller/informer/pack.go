@@ -18,10 +18,11 @@ import (
 // The Dictionary is the body of the first object large enough to be worth
 // packing. When objects stop resembling it — packMisses in a row do not
 // shrink by a quarter — the next one becomes the Dictionary; the old one's
-// body lives on in the objects packed against it, its index does not. A list's objects are packed as
-// they are decoded (entrySink.Pack, a listwatch.Packer), so that a whole
-// list is never alive unpacked; any other object as it enters the FIFO,
-// before anything shares it (sink.go), as labels are shared.
+// body lives on in the objects packed against it, its index does not. A
+// list's objects are packed as they are decoded (entrySink.Pack, a
+// listwatch.Packer), so that a whole list is never alive unpacked; any other
+// object as it enters the FIFO, before anything shares it (sink.go), as
+// labels are shared.
 //
 // What it costs: one pass over each body as it enters (2.5 µs for a pod,
 // internal/delta's BenchmarkEncode), and a copy of the body more for each
