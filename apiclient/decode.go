@@ -19,6 +19,11 @@ type DecodeOptions struct {
 	// change (listwatch.Holder), so that listing again allocates a fifth of what
 	// a first list does for them: the metadata, not the bytes.
 	Reuse func(decoded *Object) *Object
+	// Pack, when set, is given each object it decodes (not those Reuse
+	// replaced), complete, before the next is read: a cache packs it there
+	// (Object.Pack), so that the bytes of a whole list are never alive
+	// unpacked together.
+	Pack func(decoded *Object)
 }
 
 // DecodeObject turns one object's JSON into an Object, dropping managedFields.
@@ -96,6 +101,9 @@ func (opts DecodeOptions) decodeAt(data []byte, start int) (*Object, int, error)
 		obj.raw = meta.cut(data, start, end)
 	default: // metadata more than once: no server sends that
 		obj.raw = appendWithout(nil, data[start:end], "metadata")
+	}
+	if opts.Pack != nil {
+		opts.Pack(obj)
 	}
 	return obj, end, nil
 }

@@ -62,7 +62,10 @@
 // An Object (object.go) is metadata decoded into typed fields, and the rest of the
 // JSON kept as bytes. Field reads one value out of the bytes; Decode fills a struct
 // of your own (keys match exactly: give every field a json tag); Typed[T] wraps a
-// resource so that Get and List return *T. Raw is the object as it is now.
+// resource so that Get and List return *T. Raw is the object as it is now. A
+// cache may keep the bytes packed against those of an object like it (Pack,
+// pack.go: a pod in 135 bytes instead of 2,223); every reader unpacks them
+// first, so nothing reads differently.
 //
 // The bytes are read by a JSON engine of its own, internal/jsonwire (framing, one
 // validating walker, interning), because every cached object passes through it;
@@ -126,7 +129,8 @@
 //     object.
 //   - One Object type instead of generated structs or map[string]any
 //     (unstructured.Unstructured): typed metadata, raw bytes for the rest. It is
-//     smaller to cache than either, and any resource works the day its CRD does.
+//     smaller to cache than either, and any resource works the day its CRD does;
+//     packed (Pack), smaller than the JSON it came in.
 //     Typed[T] gives back the typed experience for structs the user declares.
 //   - Watch is pull-based (Next) instead of a ResultChan fed by a goroutine: no
 //     goroutine to leak, and the caller's loop reads like the protocol.

@@ -7,3 +7,6 @@ var ErrorFromResponse = func(code int, body []byte) error { return errorFromResp
 
 // DecodeList exposes the streaming list decoder to its fuzz target.
 var DecodeList = decodeList
+
+// KeptBytes is how many bytes o keeps of its body, packed or not.
+func KeptBytes(o *Object) int { return len(o.raw) }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kubewire/kubewire/apiclient/clock"
+	"github.com/kubewire/kubewire/apiclient/internal/delta"
 	"github.com/kubewire/kubewire/apiclient/internal/jsonwire"
 )
 
@@ -39,8 +40,10 @@ type Object struct {
 
 	// raw is the object's JSON as the server sent it, less the metadata member:
 	// Metadata holds that, and Raw writes it from there (see decodeAt). Never
-	// modified after decoding.
+	// modified after decoding. When ref is set, raw holds them packed against
+	// it (pack.go), and every reader unpacks them first.
 	raw []byte
+	ref *delta.Reference
 
 	// decoded is the value DecodeOnce made of this object, if any (decodeonce.go).
 	decoded atomic.Pointer[decodedValue]
@@ -108,7 +111,9 @@ func (o *Object) String() string {
 // apiVersion and metadata it walks the kept bytes without encoding anything, and
 // decodes only the value found. Call Decode once instead when reading many fields.
 func (o *Object) Field(path ...string) (any, bool) {
-	v, ok := o.find(path)
+	kept := o.kept()
+	defer kept.release()
+	v, ok := o.find(kept.b, path)
 	if !ok {
 		return nil, false
 	}
@@ -131,9 +136,12 @@ func (o *Object) Field(path ...string) (any, bool) {
 }
 
 // FieldString is Field for a value that should be a string. It allocates only
-// the string it returns.
+// the string it returns (a packed object is unpacked into a buffer that is
+// used again).
 func (o *Object) FieldString(path ...string) (string, bool) {
-	v, ok := o.find(path)
+	kept := o.kept()
+	defer kept.release()
+	v, ok := o.find(kept.b, path)
 	if !ok || v[0] != '"' {
 		return "", false
 	}
@@ -143,9 +151,9 @@ func (o *Object) FieldString(path ...string) (string, bool) {
 
 // find returns the bytes of the value at path in Raw. Only kind, apiVersion and
 // metadata are written from fields; anything else is read from the kept bytes,
-// which hold it exactly as Raw would write it.
-func (o *Object) find(path []string) ([]byte, bool) {
-	data := o.raw
+// unpacked, which hold it exactly as Raw would write it.
+func (o *Object) find(kept []byte, path []string) ([]byte, bool) {
+	data := kept
 	if len(path) == 0 || path[0] == "kind" || path[0] == "apiVersion" || path[0] == "metadata" {
 		data = o.Raw()
 	}
@@ -247,7 +255,9 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 		writeMember("apiVersion", jsonString(o.APIVersion))
 	}
 	writeMember("metadata", meta)
-	rest := o.raw
+	kept := o.kept()
+	defer kept.release()
+	rest := kept.b
 	if len(rest) == 0 {
 		rest = []byte("{}")
 	}
@@ -274,9 +284,10 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 // deeply (its maps and slices are new), and the rest of the object — kept as the
 // server's bytes, which nothing ever modifies — is shared. It costs the metadata's
 // maps and slices, not the object's size; a value decoded with DecodeOnce is not
-// carried over.
+// carried over. A packed object's copy is packed too, against the same
+// Dictionary.
 func (o *Object) Copy() *Object {
-	return &Object{TypeMeta: o.TypeMeta, Metadata: o.Metadata.DeepCopy(), raw: o.raw}
+	return &Object{TypeMeta: o.TypeMeta, Metadata: o.Metadata.DeepCopy(), raw: o.raw, ref: o.ref}
 }
 
 // jsonString encodes s as a JSON string literal.

@@ -171,6 +171,10 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 	}
 	results := make(chan result, len(s.parts))
 	whole, guards := s.guards(r.rc)
+	decode := r.opts.Decode
+	if p, ok := r.sink.(Packer); ok && decode.Pack == nil {
+		decode.Pack = p.Pack // on the parts' goroutines: a Packer is safe for concurrent use
+	}
 	var next, total atomic.Int64
 	for range min(ways, len(s.parts)) { // owned here: each sends one result per part it takes, and returns
 		go func() {
@@ -178,7 +182,7 @@ func (r *Reflector) listSplit(ctx context.Context, s *split, ways int) ([]*apicl
 				res := result{i: i, err: ctx.Err()}
 				if res.err == nil {
 					p := s.parts[i]
-					_, res.err = p.rc.ListPage(ctx, guards[i], p.opts, r.opts.Decode, func(o *apiclient.Object) error {
+					_, res.err = p.rc.ListPage(ctx, guards[i], p.opts, decode, func(o *apiclient.Object) error {
 						if total.Add(1) > s.count {
 							return &splitMismatch{fmt.Sprintf("the parts hold more than the %d objects of the list at %s", s.count, s.rv)}
 						}

@@ -30,6 +30,9 @@ type converter struct {
 	url      string // "" for a service clientConfig, which no call reaches
 	caBundle []byte
 	kind     string // for messages: "group/v1, Kind=Site"
+	// review is call, set by converterFor: reached through it, the sending
+	// is linked only where a server calls webhooks (webhooks.go).
+	review func(o object, apiVersion string) (object, error)
 }
 
 // converterFor is t's converter, nil where its objects are not converted by
@@ -78,6 +81,7 @@ func (l *liveState) converterFor(t target) *converter {
 		return nil
 	}
 	conv.kind = conv.storage + ", Kind=" + c.Spec.Names.Kind
+	conv.review = conv.call
 	return conv
 }
 
@@ -93,7 +97,7 @@ func (c *converter) convert(o object, apiVersion string) (object, error) {
 	if o["apiVersion"] == apiVersion {
 		return o, nil
 	}
-	out, err := c.call(o, apiVersion)
+	out, err := c.review(o, apiVersion)
 	if err != nil {
 		return nil, internalError("conversion webhook for %s failed: %v", c.kind, err)
 	}

@@ -53,6 +53,7 @@ func NewHandlerWith(o HandlerOptions) (h http.Handler, stop func()) {
 	}
 	s := &Server{}
 	s.live.init(o.Clock)
+	s.live.caller = callWebhooks{}
 	if o.Rand != nil {
 		s.live.rand = o.Rand
 	}

@@ -61,7 +61,7 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 	// version: a request at another one converts on the way in and out
 	// (conversion.go). A patch converts inside, under the write's lock.
 	l.mu.Lock()
-	conv := l.converterFor(t)
+	conv := l.converter(t)
 	l.mu.Unlock()
 	requested := t.apiVersion()
 	if conv != nil && t.version != conv.storageVersion() {
@@ -247,7 +247,7 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	if t.namespace != "" {
 		o.meta()["namespace"] = t.namespace
 	}
-	o, err := l.mutate(admissionAttrs{op: "CREATE", t: t, obj: o})
+	o, err := l.mutating(admissionAttrs{op: "CREATE", t: t, obj: o})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -297,7 +297,7 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 		return nil, 0, err
 	}
 	warnFinalizers(t, st, nil, o)
-	if err := l.validate(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
+	if err := l.validating(admissionAttrs{op: "CREATE", t: t, obj: o}); err != nil {
 		return nil, 0, err
 	}
 	// Validated first, then stored: a name taken is found by the storage.

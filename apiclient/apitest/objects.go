@@ -44,6 +44,10 @@ type liveState struct {
 	api *catalog
 	// anyCustom: HandlerOptions.AnyCustomResource.
 	anyCustom bool
+	// caller calls the admission and conversion webhooks the stored
+	// configurations and CRDs name (admission.go, conversion.go); nil in a
+	// server that calls none (NewPlainServer).
+	caller webhookCaller
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be

@@ -68,3 +68,37 @@ func TestServer_serves_TLS_with_its_CA_in_the_Config(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// NewPlainServer calls no webhooks: a validating webhook that refuses
+// everything (down, failurePolicy Fail) refuses a create on NewServer and not
+// on NewPlainServer, which stores its configuration and leaves the calling
+// out of the programs that start only plain servers (issue 42).
+func TestPlainServer_calls_no_webhooks(t *testing.T) {
+	hooks := apiclient.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Name: "validatingwebhookconfigurations", Kind: "ValidatingWebhookConfiguration"}
+	config := `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"refuse"},
+		"webhooks":[{"name":"refuse.example.com","admissionReviewVersions":["v1"],"sideEffects":"None","failurePolicy":"Fail",
+		"clientConfig":{"url":"https://127.0.0.1:1/refuse"},
+		"rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["configmaps"]}]}]}`
+	for _, c := range []struct {
+		name    string
+		srv     *apitest.Server
+		refused bool
+	}{
+		{"NewServer", apitest.NewServer(nil), true},
+		{"NewPlainServer", apitest.NewPlainServer(nil), false},
+	} {
+		defer c.srv.Close()
+		if _, err := c.srv.Add(hooks, config); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		cl, err := c.srv.Client(apiclient.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = cl.Resource(apiclient.ConfigMaps).Namespace("demo").Create(context.Background(),
+			[]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web"}}`), apiclient.WriteOptions{})
+		if got := err != nil; got != c.refused {
+			t.Errorf("%s: a create under a webhook that is down: %v; want refused %v", c.name, err, c.refused)
+		}
+	}
+}

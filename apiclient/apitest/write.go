@@ -27,7 +27,7 @@ import (
 //     no watch event. (Unless it clears a residue: objects.go.)
 //  5. An object being deleted whose last finalizer went is deleted now.
 func (l *liveState) commit(t target, st strategy, old, o object, owners owners, how via) ([]byte, int, error) {
-	o, err := l.mutate(admissionAttrs{op: "UPDATE", t: t, obj: o, old: old})
+	o, err := l.mutating(admissionAttrs{op: "UPDATE", t: t, obj: o, old: old})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -66,7 +66,7 @@ func (l *liveState) commit(t target, st strategy, old, o object, owners owners, 
 	if t.sub == "" && st.generationMoves(old, o) {
 		m["generation"] = json.Number(strconv.FormatInt(generationOf(old)+1, 10))
 	}
-	if err := l.validate(admissionAttrs{op: "UPDATE", t: t, obj: o, old: old}); err != nil {
+	if err := l.validating(admissionAttrs{op: "UPDATE", t: t, obj: o, old: old}); err != nil {
 		return nil, 0, err
 	}
 	// A residue (objects.go) goes with the next write to the main resource
@@ -174,10 +174,10 @@ func (l *liveState) deleteLocked(t target, opts deleteOptions) ([]byte, int, err
 		return nil, 0, preconditionFailed(t, "ResourceVersion", *p, m["resourceVersion"])
 	}
 	del := admissionAttrs{op: "DELETE", t: t, old: o}
-	if _, err := l.mutate(del); err != nil {
+	if _, err := l.mutating(del); err != nil {
 		return nil, 0, err
 	}
-	if err := l.validate(del); err != nil {
+	if err := l.validating(del); err != nil {
 		return nil, 0, err
 	}
 	coll := l.objects[t.collection()]

@@ -33,6 +33,7 @@ type Informer struct {
 
 	transform func(*apiclient.Object) (*apiclient.Object, error)
 	labels    labelSets // shared label maps of cached objects (labels.go)
+	packer    packer    // cached objects kept packed (pack.go)
 	clock     apiclient.Clock
 	trace     func(trace.Event)
 

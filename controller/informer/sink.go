@@ -29,7 +29,7 @@ func (s entrySink) Add(obj *apiclient.Object) error {
 	if err != nil {
 		return err
 	}
-	s.inf.labels.share(obj)
+	s.inf.keep(obj)
 	return s.Queue.Add(obj)
 }
 
@@ -38,7 +38,7 @@ func (s entrySink) Update(obj *apiclient.Object) error {
 	if err != nil {
 		return err
 	}
-	s.inf.labels.share(obj)
+	s.inf.keep(obj)
 	return s.Queue.Update(obj)
 }
 
@@ -75,7 +75,7 @@ func (s entrySink) Replace(list []*apiclient.Object, rv string) error {
 	}
 	for _, obj := range list {
 		if _, ok := held[obj]; !ok {
-			s.inf.labels.share(obj)
+			s.inf.keep(obj)
 		}
 	}
 	err := s.Queue.Replace(list, rv)
@@ -114,6 +114,18 @@ func (s entrySink) Bookmark(rv string) error {
 		return b.Bookmark(rv)
 	}
 	return nil
+}
+
+// Pack packs an object of a list as it is decoded (listwatch.Packer), before
+// Transform: packing changes what obj holds, not what it reads. keep leaves it
+// packed then.
+func (s entrySink) Pack(obj *apiclient.Object) { s.inf.packer.pack(obj) }
+
+// keep readies obj, transformed, to be cached: it shares its labels
+// (labels.go) and is packed (pack.go). obj is not shared yet.
+func (inf *Informer) keep(obj *apiclient.Object) {
+	inf.labels.share(obj)
+	inf.packer.pack(obj)
 }
 
 // transform is Options.Transform, or nothing when it is unset. A Transform that
