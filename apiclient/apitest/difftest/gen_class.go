@@ -24,6 +24,9 @@ var Classes = []string{
 	"quantities",        // resource quantities, canonicalised
 	"times",             // a Lease's date-times and micro-times; its update without a version
 	"secrets",           // a Secret's stringData and data that is not base64
+	"merge-keys",        // a Service's ports, keyed by port and protocol, under apply and strategic merge
+	"owner-refs",        // ownerReferences applied by two managers: each reference one atomic item
+	"namespaces",        // a create in a missing namespace, a namespace's deletion, creates in one terminating
 }
 
 // GenerateClass returns the sequence of seed for class, always the same one:
@@ -65,6 +68,9 @@ var classProbes = map[string]func(g *gen, res string) []Step{
 	"quantities":        (*gen).quantities,
 	"times":             (*gen).times,
 	"secrets":           (*gen).secrets,
+	"merge-keys":        (*gen).mergeKeys,
+	"owner-refs":        (*gen).ownerRefs,
+	"namespaces":        (*gen).namespaces,
 }
 
 func (g *gen) unknownResource(res string) []Step {
