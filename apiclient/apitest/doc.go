@@ -72,14 +72,14 @@
 //     delete is two writes, the mark then the deletion; one bound to a node
 //     stays Terminating, as there is no kubelet. A DELETE's preconditions are
 //     checked; it answers the object (Pods) or a Status naming it.
-//   - Field ownership (managed.go, fields.go, schema.go). metadata.managedFields
+//   - Field ownership (managed.go, fields.go, schema.go, recschema.go). metadata.managedFields
 //     is kept as kube-apiserver keeps it: who set which field, by Update or
 //     Apply, through which subresource. Server-side apply merges a manager's
 //     configuration, removes what it applied before and no longer does, and
 //     answers 409 with a cause per field when it would change a field another
 //     manager owns — unless forced.
 //   - Patches: JSON merge, JSON patch (RFC 6902, arrays included), strategic
-//     merge with merge keys and directives (smp.go), apply.
+//     merge with the recorded merge keys and directives (smp.go), apply.
 //   - Reads. Label selectors (all of them), field selectors (metadata.name and
 //     metadata.namespace; status.phase and a few more for Pods), paging whose
 //     pages are all read at the first page's version, a LIST at an exact older
@@ -166,15 +166,18 @@
 //     set every field the code under test reads, in the form the server
 //     answers it; check validity in an integration test against a real
 //     server.
-//  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
-//     ObjectMeta and of custom resources whose CRD is stored; for any other
-//     built-in kind every list is atomic (an apply replaces a Service's ports
-//     rather than merging them by port, and so does a strategic merge patch),
-//     and a container's resources and their requests and limits are owned
-//     without their "." entries. Reason: these schemas are apitest's own,
-//     not yet read from the recorded OpenAPI (catalog.go). Test: store your
-//     CRDs in the server (POST them like any object); for other built-in
-//     kinds with keyed lists, do not rely on merging list items.
+//  2. Merge rules. Field ownership and strategic merge read every built-in
+//     kind's rules from the recorded schemas (recschema.go) — list types and
+//     map keys (a Service's ports by port and protocol, containers and env
+//     by name), atomic maps and structs (a LabelSelector; an
+//     ownerReference, one item that a second manager applying it, say with
+//     controller: true, conflicts on whole), patch strategies and merge
+//     keys — and a custom resource's from its stored CRD. Not modelled: the
+//     patch strategy "replace" of a struct (a PodDisruptionBudget's
+//     selector, which a strategic merge patch merges where kube-apiserver
+//     replaces it) and unions (x-kubernetes-unions: setting one member does
+//     not clear the others). Reason: no kind a controller of this project
+//     writes has them. Test: send such a selector whole.
 //  3. No controllers and no built-in admission plugins (webhooks are
 //     called: item 9): no garbage collector (owner references
 //     delete nothing; propagationPolicy is ignored), no namespace lifecycle

@@ -67,10 +67,7 @@ func (l *liveState) strategyFor(t target) strategy {
 	if !isBuiltinGroup(t.group) {
 		return l.customStrategy(t)
 	}
-	st := strategy{unconditional: true, statusMeta: "all", schema: builtin[coll]}
-	if st.schema == nil {
-		st.schema = otherRoot
-	}
+	st := strategy{unconditional: true, statusMeta: "all", schema: builtinSchema(t)}
 	switch coll {
 	case "pods":
 		st.generation, st.status, st.statusMeta, st.deleteObject, st.graceful = true, true, "no-owners", true, true
@@ -102,7 +99,7 @@ func (l *liveState) strategyFor(t target) strategy {
 // subresource when its CRD says so (or when apitest has no CRD for it: most
 // have one), its schema from the CRD.
 func (l *liveState) customStrategy(t target) strategy {
-	st := strategy{custom: true, generation: true, status: true, schema: customRoot}
+	st := strategy{custom: true, generation: true, status: true, schema: customRoot()}
 	crds := l.objects["customresourcedefinitions.apiextensions.k8s.io"]
 	crd, ok := crds[t.resource+"."+t.group]
 	if !ok {
@@ -227,7 +224,7 @@ func (st strategy) generationMoves(old, o object) bool {
 // data, and its type defaults to Opaque.
 func (st strategy) roundTrip(o object) object {
 	if st.custom {
-		dropEmpties(o.meta(), objectMeta)
+		dropEmpties(o.meta(), metaSchema())
 		return o
 	}
 	dropEmpties(map[string]any(o), st.schema)

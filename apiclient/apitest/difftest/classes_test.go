@@ -17,7 +17,6 @@ import (
 // other class fails the test.
 var knownDivergent = map[string]string{
 	"unknown-fields": "apitest's Divergences 1: a custom resource's fields are not pruned by its CRD's schema; a field given twice is not told",
-	"quantities":     "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
 }
 
 // TestClasses runs, for each of difftest.Classes, generated sequences on

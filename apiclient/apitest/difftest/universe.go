@@ -35,7 +35,7 @@ var kinds = map[string]*kind{
 	"pods":        {res: apiclient.Pods, status: true, shape: podShape, defaults: podDefaults},
 	"leases":      {res: apiclient.Leases},
 	"secrets":     {res: apiclient.Secrets, shape: secretShape},
-	"services":    {res: apiclient.Services, shape: serviceShape},
+	"services":    {res: apiclient.Services, shape: serviceShape, defaults: serviceDefaults},
 	"namespaces":  {res: apiclient.Namespaces},
 }
 
