@@ -102,3 +102,26 @@ func TestMergeRules_new_structs_are_owned_themselves(t *testing.T) {
 		t.Errorf("the creator owns\n %s, want\n %s", got, want)
 	}
 }
+
+// An ownerReference is one atomic item (x-kubernetes-map-type atomic): a
+// second manager applying the reference another owns, with controller set,
+// conflicts on the item, not on its controller field.
+func TestMergeRules_owner_references_are_atomic_items(t *testing.T) {
+	srv := apitest.NewServer(nil)
+	defer srv.Close()
+	const cm = "/api/v1/namespaces/default/configmaps/a"
+	ref := func(controller string) string {
+		return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"u1"` + controller + `}]}}`
+	}
+	code, out := rawCT(t, srv, "PATCH", cm+"?fieldManager=alice", applyCT, ref(""))
+	if code != 201 {
+		t.Fatalf("alice: %d %s", code, out)
+	}
+	if got, want := fieldsOf(t, out, "alice"), `{"f:metadata":{"f:ownerReferences":{"k:{\"uid\":\"u1\"}":{}}}}`; got != want {
+		t.Errorf("alice owns\n %s, want\n %s", got, want)
+	}
+	code, out = rawCT(t, srv, "PATCH", cm+"?fieldManager=bob", applyCT, ref(`,"controller":true`))
+	if reason, causes := status(t, out); code != 409 || reason != "Conflict" || strings.Join(causes, ",") != `FieldManagerConflict:.metadata.ownerReferences[uid="u1"]` {
+		t.Errorf("bob: %d %s %v", code, reason, causes)
+	}
+}
