@@ -104,6 +104,17 @@
 //     (over a key of both) on every write, never stored, and its type
 //     defaults to Opaque. A PUT's body is decoded before its object is
 //     looked for.
+//   - Namespaces (namespace.go). default, kube-system, kube-public and
+//     kube-node-lease exist from the start (the first three cannot be
+//     deleted: 403), at resourceVersion 1, the server's first; a new one is
+//     Active, labelled kubernetes.io/metadata.name, with the finalizer
+//     "kubernetes". A write that would create an object in a namespace
+//     that does not exist is 404, in one being deleted 403 with the cause
+//     NamespaceTerminating, as kube-apiserver's NamespaceLifecycle answers;
+//     a DELETE makes a namespace Terminating. A test creates the namespaces
+//     it writes in: by a POST, or Server.CreateNamespaces (and
+//     HandlerOptions.Namespaces), which adds them as the first four are
+//     there, moving no resourceVersion and sending no event.
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a
@@ -178,17 +189,19 @@
 //     replaces it) and unions (x-kubernetes-unions: setting one member does
 //     not clear the others). Reason: no kind a controller of this project
 //     writes has them. Test: send such a selector whole.
-//  3. No controllers and no built-in admission plugins (webhooks are
-//     called: item 9): no garbage collector (owner references
-//     delete nothing; propagationPolicy is ignored), no namespace lifecycle
-//     (namespaces need not exist, and deleting one deletes nothing), no
-//     kubelet, scheduler or Deployment controller. The bare kube-apiserver the
-//     project tests against has none either, but for the namespaces. A
-//     CRD is established at its create (the real server's controllers set
-//     its conditions a moment later), and its deletion removes its objects
-//     at once. Test:
-//     create and delete the dependents your controller would see created and
-//     deleted.
+//  3. No controllers, and of the built-in admission plugins only
+//     NamespaceLifecycle (webhooks are called: item 9): no garbage collector
+//     (owner references delete nothing; propagationPolicy is ignored), no
+//     namespace controller, no kubelet, scheduler or Deployment controller.
+//     The bare kube-apiserver the project tests against has none either. A
+//     deleted namespace therefore stays Terminating, as there; the PUT of
+//     …/finalize that its controller would make finishes it here, and does
+//     the controller's work at once (its objects deleted, then it:
+//     namespace.go). A CRD is established at its create (the real server's
+//     controllers set its conditions a moment later), and its deletion
+//     removes its objects at once. Test: create and delete the dependents
+//     your controller would see created and deleted; finalize a namespace
+//     your test deletes, if it must be gone.
 //  4. Field selectors beyond metadata.name and metadata.namespace, and for Pods
 //     spec.nodeName, spec.serviceAccountName, status.phase, status.podIP and
 //     status.nominatedNodeName, are refused (400), though the real server knows
@@ -242,10 +255,7 @@
 //     until its timeout, then fails. Test: keep webhooks that call the
 //     API server to an integration test.
 //     - A namespaceSelector is matched against the Namespace object's
-//     labels and kubernetes.io/metadata.name, which apitest adds when it
-//     matches (it does not store it on the Namespace, as kube-apiserver
-//     does); a namespace apitest does not hold has that label alone
-//     (kube-apiserver refuses the write: the namespace must exist).
+//     labels, kubernetes.io/metadata.name among them.
 //     - Conversion: with strategy None (or no CRD stored) a custom
 //     resource has one stored copy for all its versions, served under
 //     every version as it was last written (a v1 object read at v2 still

@@ -44,6 +44,9 @@ type HandlerOptions struct {
 	// cluster needs, so that a wrong group, plural or version fails there
 	// as it would on a cluster. Built-in groups stay as recorded.
 	AnyCustomResource bool
+	// Namespaces are created at the start, besides default, kube-system,
+	// kube-public and kube-node-lease (as Server.CreateNamespaces does).
+	Namespaces []string
 }
 
 // NewHandlerWith is NewHandler with the options above.
@@ -52,10 +55,8 @@ func NewHandlerWith(o HandlerOptions) (h http.Handler, stop func()) {
 		o.Clock = apiclient.RealClock{}
 	}
 	s := &Server{}
-	s.live.init(o.Clock)
-	if o.Rand != nil {
-		s.live.rand = o.Rand
-	}
+	s.live.init(o.Clock, o.Rand)
 	s.live.anyCustom = o.AnyCustomResource
+	s.live.seed(o.Namespaces...)
 	return http.HandlerFunc(s.serveLive), s.live.close
 }

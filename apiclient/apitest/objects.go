@@ -69,15 +69,21 @@ type change struct {
 	fields, prevFields map[string]string
 }
 
-func (l *liveState) init(clock apiclient.Clock) {
+// init readies an empty server: the namespaces every cluster has, their
+// uids drawn from rnd (nil: crypto/rand).
+func (l *liveState) init(clock apiclient.Clock, rnd io.Reader) {
 	l.clock = clock
 	l.rv = 1
 	l.objects = map[string]map[string]object{}
 	l.residue = map[string]bool{}
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
-	l.rand = rand.Reader
+	l.rand = rnd
+	if rnd == nil {
+		l.rand = rand.Reader
+	}
 	l.api = recorded()
+	l.seedNamespaces()
 }
 
 func (l *liveState) close() {

@@ -70,7 +70,7 @@ func newServer(clock apiclient.Clock, start func(http.Handler) *front) *Server {
 		clock = apiclient.RealClock{}
 	}
 	s := &Server{}
-	s.live.init(clock)
+	s.live.init(clock, nil)
 	s.ts = start(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.ts.url
 	return s

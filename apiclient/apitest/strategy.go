@@ -46,7 +46,11 @@ type strategy struct {
 	// graceful: a DELETE first marks the object with a grace period for
 	// its kubelet (Pods); one bound to no node goes at once after the mark.
 	graceful bool
-	schema   *schema
+	// namespace: a Namespace (namespace.go): labelled with its name,
+	// created Active with the finalizer "kubernetes", which only
+	// …/finalize changes.
+	namespace bool
+	schema    *schema
 }
 
 // builtinGroups are the API groups of kube-apiserver itself; a resource in any
@@ -88,7 +92,9 @@ func (l *liveState) strategyFor(t target) strategy {
 		st.createOnUpdate = true
 	case "services":
 		st.status, st.createOnUpdate = true, true
-	case "namespaces", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
+	case "namespaces":
+		st.status, st.namespace = true, true
+	case "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
 		"certificatesigningrequests.certificates.k8s.io", "apiservices.apiregistration.k8s.io":
 		st.status = true
 	}
@@ -150,6 +156,18 @@ func (st strategy) resetFields(sub string) *fieldSet {
 func (st strategy) prepare(sub string, old, o object) object {
 	if !st.status {
 		return o
+	}
+	if st.namespace {
+		spec, _ := o["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+			o["spec"] = spec
+		}
+		oldSpec, _ := old["spec"].(map[string]any)
+		setOrDelete(spec, "finalizers", oldSpec)
+		if len(spec) == 0 {
+			delete(o, "spec")
+		}
 	}
 	if sub != "status" {
 		setOrDelete(o, "status", old)
@@ -228,6 +246,9 @@ func (st strategy) roundTrip(o object) object {
 		return o
 	}
 	dropEmpties(map[string]any(o), st.schema)
+	if st.namespace {
+		labelNamespace(o)
+	}
 	if st.secret && (o["type"] == nil || o["type"] == "") {
 		o["type"] = "Opaque" // core/v1's default
 	}
