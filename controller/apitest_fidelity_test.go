@@ -28,6 +28,7 @@ import (
 // KUBEWIRE_TEST_KUBECONFIG too when it is set, to show it is the same there.
 func TestOperator_is_idle_once_converged_on_apitest(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

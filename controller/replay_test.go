@@ -30,6 +30,7 @@ func TestManager_with_default_options_replays_a_record_file(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	played := make(chan struct{})
 	srv.OnReply = func(r apitest.Reply) {

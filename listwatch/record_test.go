@@ -25,6 +25,7 @@ func secretEvent(typ, rv, value string) string {
 // reflector's), and the recording must hold the script's bytes, secrets excepted.
 func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	clock := apitest.NewClock()
 	srv.OnReply = func(rep apitest.Reply) {
@@ -91,6 +92,7 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 // opens as a recording of the LIST and the watch.
 func TestRecord_into_a_file_reads_back(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	clock := apitest.NewClock()
 	srv.OnReply = func(rep apitest.Reply) {
@@ -157,6 +159,7 @@ func TestRecord_asks_the_version_and_replays_into_a_default_Reflector(t *testing
 	}
 
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Replay(rec)
 	c, err := srv.Client(apiclient.Options{})
@@ -193,6 +196,7 @@ func TestRecord_asks_the_version_and_replays_into_a_default_Reflector(t *testing
 // watch that simply ended counts as a failure.
 func TestReflector_relists_at_once_when_the_test_server_expires_its_watch(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	if _, err := srv.Add(apiclient.Pods, `{"metadata":{"name":"a","namespace":"demo"}}`); err != nil {
 		t.Fatal(err)

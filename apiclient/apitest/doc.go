@@ -114,7 +114,8 @@
 //     a DELETE makes a namespace Terminating. A test creates the namespaces
 //     it writes in: by a POST, or Server.CreateNamespaces (and
 //     HandlerOptions.Namespaces), which adds them as the first four are
-//     there, moving no resourceVersion and sending no event.
+//     there, moving no resourceVersion and sending no event. (An explorer
+//     may have them made as its writes name them: HandlerOptions.AnyNamespace.)
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a

@@ -47,6 +47,12 @@ type HandlerOptions struct {
 	// Namespaces are created at the start, besides default, kube-system,
 	// kube-public and kube-node-lease (as Server.CreateNamespaces does).
 	Namespaces []string
+	// AnyNamespace makes a namespace as Namespaces does the first time a
+	// write would create an object in it, where a Server answers 404 (a
+	// namespace must exist, as on a cluster). For explorers, as
+	// AnyCustomResource: they run a controller's workload on its own
+	// terms, in whatever namespaces it names (controller/perturb sets it).
+	AnyNamespace bool
 }
 
 // NewHandlerWith is NewHandler with the options above.
@@ -58,5 +64,6 @@ func NewHandlerWith(o HandlerOptions) (h http.Handler, stop func()) {
 	s.live.init(o.Clock, o.Rand)
 	s.live.anyCustom = o.AnyCustomResource
 	s.live.seed(o.Namespaces...)
+	s.live.anyNamespace = o.AnyNamespace
 	return http.HandlerFunc(s.serveLive), s.live.close
 }

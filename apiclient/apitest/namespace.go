@@ -1,7 +1,10 @@
 package apitest
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -42,7 +45,9 @@ func (l *liveState) seedNamespaces() {
 }
 
 // seed stores the namespaces names that do not exist, at the current
-// version, with no event; called with l.mu held (or by init).
+// version, with no event; called with l.mu held (or by init). Their uids are
+// made from their names: they draw nothing from HandlerOptions.Rand, so that
+// what a seeded handler draws for the test's own objects stays the same.
 func (l *liveState) seed(names ...string) {
 	coll := l.collection("namespaces")
 	for _, name := range names {
@@ -50,7 +55,7 @@ func (l *liveState) seed(names ...string) {
 			continue
 		}
 		coll[name] = object{"apiVersion": "v1", "kind": "Namespace",
-			"metadata": map[string]any{"name": name, "uid": randomUID(l.rand), "resourceVersion": strconv.FormatInt(l.rv, 10),
+			"metadata": map[string]any{"name": name, "uid": randomUID(sha256Reader(name)), "resourceVersion": strconv.FormatInt(l.rv, 10),
 				"creationTimestamp": l.clock.Now().UTC().Format("2006-01-02T15:04:05Z"),
 				"labels":            map[string]any{"kubernetes.io/metadata.name": name}},
 			"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}
@@ -66,6 +71,10 @@ func (l *liveState) admitNamespace(t target, o object) error {
 	}
 	name, _ := o.meta()["name"].(string)
 	ns, ok := l.objects["namespaces"][t.namespace]
+	if !ok && l.anyNamespace {
+		l.seed(t.namespace)
+		return nil
+	}
 	if !ok {
 		return statusError{code: http.StatusNotFound, reason: "NotFound", error: fmt.Errorf("namespaces %q not found", t.namespace),
 			details: &apiclient.StatusDetails{Name: t.namespace, Kind: "namespaces"}}
@@ -210,4 +219,10 @@ func (s *Server) CreateNamespaces(names ...string) {
 	s.live.mu.Lock()
 	defer s.live.mu.Unlock()
 	s.live.seed(names...)
+}
+
+// sha256Reader reads the SHA-256 of name, the bytes of a fixture's uid.
+func sha256Reader(name string) io.Reader {
+	sum := sha256.Sum256([]byte("namespace/" + name))
+	return bytes.NewReader(sum[:])
 }

@@ -42,8 +42,9 @@ type liveState struct {
 	// api is what the server serves before any CRD: the embedded record,
 	// parsed by the first server of the process (catalog.go).
 	api *catalog
-	// anyCustom: HandlerOptions.AnyCustomResource.
-	anyCustom bool
+	// anyCustom, anyNamespace: HandlerOptions.AnyCustomResource and
+	// AnyNamespace.
+	anyCustom, anyNamespace bool
 }
 
 // object is one stored object, decoded (numbers kept exact) so that metadata can be

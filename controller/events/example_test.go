@@ -13,6 +13,7 @@ import (
 // series of 3.
 func ExampleRecorder() {
 	srv := apitest.NewServer(apitest.NewClock())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 

@@ -43,6 +43,7 @@ func TestInformer_with_default_options_replays_a_recording_of_a_v1_37_server(t *
 		t.Fatal(err)
 	}
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Replay(rec)
 	c, err := srv.Client(apiclient.Options{})
@@ -146,6 +147,7 @@ func TestIntegration_a_recording_of_the_real_server_replays_into_a_default_infor
 	}
 
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	played := make(chan struct{})
 	srv.OnReply = func(r apitest.Reply) {

@@ -16,6 +16,7 @@ import (
 func ExampleHolder() {
 	ctx, clock := context.Background(), apitest.NewClock()
 	srv := apitest.NewServer(nil) // an API server in memory
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	holder := func(id string) *lease.Holder {

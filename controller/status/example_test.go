@@ -43,6 +43,7 @@ type deploymentStatus struct {
 // same status again, once the cache has it, writes nothing.
 func ExampleUpdate() {
 	srv := apitest.NewServer(apitest.NewClock())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	webs := apiclient.NewTyped[web](client).Namespace("demo")

@@ -65,7 +65,11 @@
 // match their URL, long generateNames, LISTs at resourceVersion 0 with a
 // limit, reads at a version not yet reached, parameters the server refuses,
 // unknown fields under each fieldValidation, quantities, a Lease's times,
-// a Secret's stringData. Their requests are raw steps (raw.go): a path and a
+// a Secret's stringData, a Service's keyed ports under apply and strategic
+// merge, ownerReferences applied by two managers, and namespaces (a create
+// in a missing one; one deleted, then written in: the class's own
+// namespace, named after the run's, is finalized after the run, as no
+// namespace controller runs beside a bare kube-apiserver). Their requests are raw steps (raw.go): a path and a
 // query as written, answered with the code, Retry-After, the Warning headers
 // and the Status's causes. TestClasses counts the divergences per class
 // (KUBEWIRE_DIFFTEST_CLASS_COUNT per class) and fails on one in a class that
