@@ -23,6 +23,7 @@ func (*configMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 // next one changes it; either way the value sent is the manager's whole intent.
 func ExampleTyped_Apply() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	cms := apiclient.NewTyped[configMap](client).Namespace("demo")

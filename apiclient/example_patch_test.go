@@ -15,6 +15,7 @@ import (
 // for it declares that part and omits the rest (omitempty).
 func ExampleResourceClient_Patch() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	cms := client.Resource(apiclient.ConfigMaps).Namespace("demo")

@@ -17,6 +17,7 @@ import (
 // namespace and name — so that nobody reads them back from the URL.
 func TestRequestInfo_names_the_verb_and_resource_as_kube_apiserver_authorizes_them(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ns1")
 	defer srv.Close()
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 // KUBEWIRE_TEST_KUBECONFIG too when it is set, to show it is the same there.
 func TestOperator_is_idle_once_converged_on_apitest(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {
@@ -126,7 +127,24 @@ func operatorGoesQuiet(t *testing.T, c *apiclient.Client, ns string) {
 			}
 		}
 	}
+	// A turn the staleness guard held back (its cache did not show yet what
+	// the Site's last reconcile wrote) waits beside the queue, not in it, so
+	// markers can pass it: a round is sent again until, its markers through,
+	// the controller is idle — nothing queued, held back or being reconciled
+	// (the last marker's own turn may still be ending: then once more).
+	idle := func() bool {
+		s, q := ctl.Stats(), m.Pipeline().Controllers[0].Queue
+		return s.Backoff == 0 && s.Active == 0 && q.Depth == 0 && q.Delayed == 0 && q.Processing == 0
+	}
+	var markRound func(n int)
 	round := func(n int) {
+		t.Helper()
+		markRound(n)
+		for again := 1; !idle(); again++ {
+			markRound(n*100 + again)
+		}
+	}
+	markRound = func(n int) {
 		t.Helper()
 		for i, child := range []struct {
 			res  apiclient.Resource

@@ -113,6 +113,7 @@ func (r *replicas) Reconcile(ctx context.Context, req controller.Request) (contr
 func Example_staleCache() {
 	for _, guard := range []bool{false, true} {
 		srv := apitest.NewServer(nil)
+		srv.CreateNamespaces("demo")
 		srv.Add(apiclient.ConfigMaps, `{"metadata":{"name":"web","namespace":"demo","labels":{"kubewire.io/replicas":""}},"data":{"replicas":"1"}}`)
 		release := srv.HoldWatch(apiclient.Pods) // from here, the pods watch sends nothing
 

@@ -124,6 +124,7 @@ func (tm *testManager) stop() error {
 func newClient(t testing.TB, clock apiclient.Clock) *apiclient.Client {
 	t.Helper()
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{Clock: clock})
 	must(t, err)

@@ -70,6 +70,7 @@ func TestManager_its_client_waits_on_its_clock_and_logs_to_its_logger(t *testing
 // /metrics, and told to the client's own Observer first.
 func TestManager_adopts_the_client_it_is_given(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	var told atomic.Int32
 	c, err := srv.Client(apiclient.Options{Observer: apiclient.Observer{
@@ -156,6 +157,7 @@ func hostOf(u string) string {
 // and the Request (controller-runtime's log.FromContext).
 func TestLogFrom_a_Reconcile_logs_with_its_controller_and_Request(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // in backoff, so that not every value is compared at zero.
 func TestManager_the_page_and_metrics_report_the_same_values(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	for _, name := range []string{"a", "b"} {
 		if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "namespace": "demo"}}); err != nil {

@@ -27,6 +27,7 @@ func accessLines(as []rbac.Access) string {
 // client made — a Reconciler's GET and PATCH among them, discovery not.
 func TestManager_Permissions_are_what_it_built_and_what_its_client_did(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "ops")
 	defer srv.Close()
 	c, err := srv.Client(apiclient.Options{})
 	must(t, err)

@@ -14,6 +14,7 @@ import (
 // has not synced", which is not why. It says what it waits for, and on whom.
 func TestManager_readyz_says_on_whom_a_sharded_replica_waits(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	stale := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"cms-shard-z","namespace":"ops",
 		"labels":{"` + sharding.GroupLabel + `":"cms"},"annotations":{"` + sharding.RangesAnnotation + `":"` + sharding.Set{sharding.Full}.String() + `"}},
@@ -39,6 +40,7 @@ func TestManager_readyz_says_on_whom_a_sharded_replica_waits(t *testing.T) {
 // is quoted now, Go style, as the logs write it.
 func TestManager_readyz_quotes_a_member_identity(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	stale := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"cms-shard-z","namespace":"ops",
 		"labels":{"` + sharding.GroupLabel + `":"cms"},"annotations":{"` + sharding.RangesAnnotation + `":"` + sharding.Set{sharding.Full}.String() + `"}},

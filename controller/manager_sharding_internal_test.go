@@ -73,6 +73,7 @@ func (r *fakeRing) take(name string) {
 // what became this replica's.
 func TestManager_sharding_through_the_ring_interface_alone(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "ops")
 	defer srv.Close()
 	for _, name := range []string{"mine", "theirs"} {
 		if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "namespace": "demo"}}); err != nil {

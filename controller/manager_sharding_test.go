@@ -94,6 +94,7 @@ func startShardReplica(t *testing.T, srv *apitest.Server, id string, w slog.Hand
 // one stops, the other takes everything over and reconciles it.
 func TestManager_sharding_splits_the_work_and_hands_it_over(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "ops")
 	defer srv.Close()
 	var mu sync.Mutex
 	byKey := map[string][]string{}
@@ -216,6 +217,7 @@ func (j journal) WithGroup(string) slog.Handler      { return j }
 // change all along, and no object is reconciled by both at once.
 func TestManager_sharding_partition_stops_the_cut_replica_before_the_other_takes_over(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "ops")
 	defer srv.Close()
 	ctx := context.Background()
 	client, _ := srv.Client(apiclient.Options{})
@@ -397,6 +399,7 @@ func heldReplica(t *testing.T, srv *apitest.Server, hold holdLists, reconcile co
 // other round runs until the test steps the clock, after every refusal.
 func TestManager_sharding_reconciles_objects_cached_before_their_range_was_served(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "ops")
 	defer srv.Close()
 	ctx := context.Background()
 	admin, _ := srv.Client(apiclient.Options{})
@@ -448,6 +451,7 @@ func TestManager_sharding_reconciles_objects_cached_before_their_range_was_serve
 // RenewDeadline later. The order is forced as in the test above.
 func TestManager_sharding_cancels_a_running_reconcile_at_the_renew_deadline(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "ops")
 	defer srv.Close()
 	admin, _ := srv.Client(apiclient.Options{})
 	if _, err := admin.Resource(apiclient.ConfigMaps).Namespace("demo").Create(context.Background(), []byte(`{"metadata":{"name":"slow"}}`), apiclient.WriteOptions{}); err != nil {
@@ -588,6 +592,7 @@ func shardedAlone(t *testing.T) *controller.Manager {
 	t.Helper()
 	srv := apitest.NewServer(nil)
 	t.Cleanup(srv.Close)
+	srv.CreateNamespaces("demo", "ops")
 	if _, err := srv.Add(apiclient.ConfigMaps, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "demo"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -76,6 +76,7 @@ type aheadRun struct {
 func newAheadRun(t *testing.T, build func(*controller.Manager)) *aheadRun {
 	t.Helper()
 	r := &aheadRun{srv: apitest.NewServer(nil), clock: clock.NewFake()}
+	r.srv.CreateNamespaces("demo")
 	t.Cleanup(r.srv.Close)
 	r.ahead = &aheadAnswers{next: r.srv.Transport()}
 	client, err := r.srv.Client(apiclient.Options{Transport: r.ahead, Clock: r.clock})

@@ -18,6 +18,7 @@ import (
 // the cache — and not for a write its cache would not hold.
 func TestManager_WaitForOwnWrites(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	gate := &postGate{next: srv.Transport(), sent: make(chan struct{}, 1)}
 	client, err := srv.Client(apiclient.Options{Transport: gate})

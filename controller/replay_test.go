@@ -59,6 +59,7 @@ func TestManager_with_default_options_replays_a_record_file(t *testing.T) {
 func replaysIntoADefaultManager(t *testing.T, rec *recording.Recording) {
 	t.Helper()
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	last := len(rec.Exchanges) - 2 // the script's last: /version is answered aside
 	played := make(chan struct{})

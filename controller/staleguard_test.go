@@ -42,6 +42,7 @@ type staleRun struct {
 func newStaleRun(t *testing.T, opts controller.Options, statusDeletes bool, mopts controller.ManagerOptions, seed func(*apitest.Server)) *staleRun {
 	t.Helper()
 	r := &staleRun{srv: apitest.NewServer(nil)}
+	r.srv.CreateNamespaces("demo")
 	t.Cleanup(r.srv.Close)
 	if seed != nil {
 		seed(r.srv)

@@ -33,6 +33,7 @@ func (printSink) Replace(list []*apiclient.Object, rv string) error {
 // apitest's, in memory; against a cluster only the client differs.
 func Example() {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Add(apiclient.Pods, `{"metadata":{"name":"web-1","namespace":"demo"}}`)
 	client, _ := srv.Client(apiclient.Options{})

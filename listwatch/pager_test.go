@@ -32,6 +32,7 @@ func pagedList(rv, next string, pods ...string) string {
 func replayClient(t *testing.T, rec *recording.Recording) apiclient.ResourceClient {
 	t.Helper()
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	t.Cleanup(func() {
 		if err := srv.Err(); err != nil {
 			t.Error(err)

@@ -29,6 +29,7 @@ func secretEvent(typ, rv, value string) string {
 // reflector's), and the recording must hold the script's bytes, secrets excepted.
 func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	clock := clock.NewFake()
 	srv.OnReply = func(rep apitest.Reply) {
@@ -95,6 +96,7 @@ func TestRecord_of_a_replay_is_the_replay_with_secrets_redacted(t *testing.T) {
 // opens as a recording of the LIST and the watch.
 func TestRecord_into_a_file_reads_back(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	clock := clock.NewFake()
 	srv.OnReply = func(rep apitest.Reply) {
@@ -161,6 +163,7 @@ func TestRecord_asks_the_version_and_replays_into_a_default_Reflector(t *testing
 	}
 
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Replay(rec)
 	c, err := srv.Client(apiclient.Options{})
@@ -197,6 +200,7 @@ func TestRecord_asks_the_version_and_replays_into_a_default_Reflector(t *testing
 // watch that simply ended counts as a failure.
 func TestReflector_relists_at_once_when_the_test_server_expires_its_watch(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	if _, err := srv.Add(apiclient.Pods, `{"metadata":{"name":"a","namespace":"demo"}}`); err != nil {
 		t.Fatal(err)
@@ -270,6 +274,7 @@ func (o olderServer) RoundTrip(req *http.Request) (*http.Response, error) {
 // did not match the script.)
 func TestRecord_of_a_v1_32_server_streams_its_list_and_replays_into_a_default_Reflector(t *testing.T) {
 	real := apitest.NewServer(nil)
+	real.CreateNamespaces("demo")
 	defer real.Close()
 	c, err := real.Client(apiclient.Options{})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 func TestRun_refuses_a_nil_sink_and_a_second_call(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

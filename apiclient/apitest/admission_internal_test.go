@@ -3,6 +3,8 @@ package apitest
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/kubewire/kubewire/apiclient/clock"
 )
 
 // Which webhooks a write is sent to: rules (operations, groups, versions,
@@ -11,7 +13,7 @@ import (
 // selector (the new object's labels or the old one's).
 func TestWebhook_matches_as_kube_apiserver_selects(t *testing.T) {
 	l := &liveState{}
-	l.init(nil)
+	l.init(clock.NewFake(), nil)
 	l.collection("namespaces")["prod"] = object{"metadata": map[string]any{"name": "prod", "labels": map[string]any{"env": "prod"}}}
 	site := func(labels map[string]any) object {
 		return object{"metadata": map[string]any{"name": "a", "labels": labels}}

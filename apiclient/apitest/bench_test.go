@@ -14,7 +14,7 @@ import (
 // iteration creates a Pod, patches it (JSON merge) and applies to it — through
 // the handler, without TLS, so that it measures apitest's own work.
 func BenchmarkCreatePatch(b *testing.B) {
-	h, stop := apitest.NewHandler(nil)
+	h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{Namespaces: []string{"bench"}})
 	defer stop()
 	do := func(method, path, ct, body string) {
 		req := httptest.NewRequest(method, path, strings.NewReader(body))

@@ -13,7 +13,7 @@ import (
 // decodes it: the rest are dropped with a warning, refused under Strict,
 // dropped silently under Ignore, and an apply that carries one is a 500.
 func TestDecode_unknown_fields_of_built_in_kinds(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const cms = "/api/v1/namespaces/demo/configmaps"
 	send := func(method, path, ct, body string) (int, []string, string) {
@@ -54,7 +54,7 @@ func TestDecode_unknown_fields_of_built_in_kinds(t *testing.T) {
 // Quantities are kept canonical: what a controller reads back is what a
 // cluster answers, so a comparison with what it wants converges as there.
 func TestDecode_quantities_are_canonical(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	code, body := raw(t, srv, "POST", "/api/v1/namespaces/demo/pods", `{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"0.5","memory":"1024Mi"},"limits":{"memory":"1.5Gi"}}}]}}`)
 	for _, want := range []string{`"cpu":"500m"`, `"memory":"1Gi"`, `"memory":"1536Mi"`} {
@@ -73,7 +73,7 @@ func TestDecode_quantities_are_canonical(t *testing.T) {
 // to the second, and what is no time is refused — 400 in a body, 422 in a
 // patch, 500 in an apply.
 func TestDecode_times_as_the_server_parses_them(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const leases = "/apis/coordination.k8s.io/v1/namespaces/demo/leases"
 	lease := func(name, renew string) string {
@@ -109,7 +109,7 @@ func TestDecode_times_as_the_server_parses_them(t *testing.T) {
 // Lease (a Service, Endpoints, an Event, a LimitRange) that does not exist
 // creates it, as kube-apiserver's: a Lease's times are checked there too.
 func TestUpdate_decodes_first_and_creates_where_the_server_does(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const lease = "/apis/coordination.k8s.io/v1/namespaces/demo/leases/l"
 	if code, body := raw(t, srv, "PUT", lease, `{"metadata":{"name":"l"},"spec":{"renewTime":"yesterday"}}`); code != 400 {
@@ -129,7 +129,7 @@ func TestUpdate_decodes_first_and_creates_where_the_server_does(t *testing.T) {
 // base64 is refused — 400 in a body, 422 in a patch — as kube-apiserver's
 // Secret strategy, defaulting and decoding.
 func TestSecret_stringData_folded_and_data_checked(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const secrets = "/api/v1/namespaces/demo/secrets"
 	code, body := raw(t, srv, "POST", secrets, `{"metadata":{"name":"s"},"stringData":{"a":"x"},"data":{"a":"eQ==","b":"eQ==\n"}}`)

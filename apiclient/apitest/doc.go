@@ -75,14 +75,14 @@
 //     delete is two writes, the mark then the deletion; one bound to a node
 //     stays Terminating, as there is no kubelet. A DELETE's preconditions are
 //     checked; it answers the object (Pods) or a Status naming it.
-//   - Field ownership (managed.go, fields.go, schema.go). metadata.managedFields
+//   - Field ownership (managed.go, fields.go, schema.go, recschema.go). metadata.managedFields
 //     is kept as kube-apiserver keeps it: who set which field, by Update or
 //     Apply, through which subresource. Server-side apply merges a manager's
 //     configuration, removes what it applied before and no longer does, and
 //     answers 409 with a cause per field when it would change a field another
 //     manager owns — unless forced.
 //   - Patches: JSON merge, JSON patch (RFC 6902, arrays included), strategic
-//     merge with merge keys and directives (smp.go), apply.
+//     merge with the recorded merge keys and directives (smp.go), apply.
 //   - Reads. Label selectors (all of them), field selectors (metadata.name and
 //     metadata.namespace; status.phase and a few more for Pods), paging whose
 //     pages are all read at the first page's version, a LIST at an exact older
@@ -136,6 +136,18 @@
 //     a create is validated before its name is looked for (422 before
 //     409). An immutable ConfigMap or Secret refuses a change of its data
 //     or its mark, and a Secret one of its type (FieldValueForbidden).
+//   - Namespaces (namespace.go). default, kube-system, kube-public and
+//     kube-node-lease exist from the start (the first three cannot be
+//     deleted: 403), at resourceVersion 1, the server's first; a new one is
+//     Active, labelled kubernetes.io/metadata.name, with the finalizer
+//     "kubernetes". A write that would create an object in a namespace
+//     that does not exist is 404, in one being deleted 403 with the cause
+//     NamespaceTerminating, as kube-apiserver's NamespaceLifecycle answers;
+//     a DELETE makes a namespace Terminating. A test creates the namespaces
+//     it writes in: by a POST, or Server.CreateNamespaces (and
+//     HandlerOptions.Namespaces), which adds them as the first four are
+//     there, moving no resourceVersion and sending no event. (An explorer
+//     may have them made as its writes name them: HandlerOptions.AnyNamespace.)
 //   - dryRun=All answers as if done and stores nothing.
 //   - The protocol's checks (params.go). The parameters kube-apiserver
 //     validates are refused with its codes, error types and causes (a
@@ -199,26 +211,31 @@
 //     rules are thousands of lines of the real server. Test: set every
 //     field the code under test reads, in the form the server answers it;
 //     check validity in an integration test against a real server.
-//  2. Field ownership knows the schemas of ConfigMap, Secret, Pod, Deployment,
-//     ObjectMeta and of custom resources whose CRD is stored; for any other
-//     built-in kind every list is atomic (an apply replaces a Service's ports
-//     rather than merging them by port, and so does a strategic merge patch),
-//     and a container's resources and their requests and limits are owned
-//     without their "." entries. Reason: these schemas are apitest's own,
-//     not yet read from the recorded OpenAPI (catalog.go). Test: store your
-//     CRDs in the server (POST them like any object); for other built-in
-//     kinds with keyed lists, do not rely on merging list items.
-//  3. No controllers and no built-in admission plugins (webhooks are
-//     called: item 9): no garbage collector (owner references
-//     delete nothing; propagationPolicy is ignored), no namespace lifecycle
-//     (namespaces need not exist, and deleting one deletes nothing), no
-//     kubelet, scheduler or Deployment controller. The bare kube-apiserver the
-//     project tests against has none either, but for the namespaces. A
-//     CRD is established at its create (the real server's controllers set
-//     its conditions a moment later), and its deletion removes its objects
-//     at once. Test:
-//     create and delete the dependents your controller would see created and
-//     deleted.
+//  2. Merge rules. Field ownership and strategic merge read every built-in
+//     kind's rules from the recorded schemas (recschema.go) — list types and
+//     map keys (a Service's ports by port and protocol, containers and env
+//     by name), atomic maps and structs (a LabelSelector; an
+//     ownerReference, one item that a second manager applying it, say with
+//     controller: true, conflicts on whole), patch strategies and merge
+//     keys — and a custom resource's from its stored CRD. Not modelled: the
+//     patch strategy "replace" of a struct (a PodDisruptionBudget's
+//     selector, which a strategic merge patch merges where kube-apiserver
+//     replaces it) and unions (x-kubernetes-unions: setting one member does
+//     not clear the others). Reason: no kind a controller of this project
+//     writes has them. Test: send such a selector whole.
+//  3. No controllers, and of the built-in admission plugins only
+//     NamespaceLifecycle (webhooks are called: item 9): no garbage collector
+//     (owner references delete nothing; propagationPolicy is ignored), no
+//     namespace controller, no kubelet, scheduler or Deployment controller.
+//     The bare kube-apiserver the project tests against has none either. A
+//     deleted namespace therefore stays Terminating, as there; the PUT of
+//     …/finalize that its controller would make finishes it here, and does
+//     the controller's work at once (its objects deleted, then it:
+//     namespace.go). A CRD is established at its create (the real server's
+//     controllers set its conditions a moment later), and its deletion
+//     removes its objects at once. Test: create and delete the dependents
+//     your controller would see created and deleted; finalize a namespace
+//     your test deletes, if it must be gone.
 //  4. Field selectors beyond metadata.name and metadata.namespace, and for Pods
 //     spec.nodeName, spec.serviceAccountName, status.phase, status.podIP and
 //     status.nominatedNodeName, are refused (400), though the real server knows
@@ -275,10 +292,7 @@
 //     until its timeout, then fails. Test: keep webhooks that call the
 //     API server to an integration test.
 //     - A namespaceSelector is matched against the Namespace object's
-//     labels and kubernetes.io/metadata.name, which apitest adds when it
-//     matches (it does not store it on the Namespace, as kube-apiserver
-//     does); a namespace apitest does not hold has that label alone
-//     (kube-apiserver refuses the write: the namespace must exist).
+//     labels, kubernetes.io/metadata.name among them.
 //     - Conversion: with strategy None (or no CRD stored) a custom
 //     resource has one stored copy for all its versions, served under
 //     every version as it was last written (a v1 object read at v2 still

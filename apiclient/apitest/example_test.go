@@ -21,7 +21,7 @@ func Example_applyTwice() {
 		return
 	}
 	ctx := context.Background()
-	cms := c.Resource(apiclient.ConfigMaps).Namespace("demo")
+	cms := c.Resource(apiclient.ConfigMaps).Namespace("default")
 	cfg := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web"},"data":{"mode":"fast"}}`)
 	for range 2 {
 		o, err := cms.Apply(ctx, cfg, apiclient.WriteOptions{FieldManager: "web-operator"})

@@ -2,7 +2,6 @@ package apitest
 
 import (
 	"reflect"
-	"strings"
 )
 
 // How the sets of fields.go are made from objects: the fields an object sets
@@ -95,7 +94,7 @@ type comparison struct{ added, modified, removed *fieldSet }
 // too, with its members.
 func compareFields(old, new any, s *schema) comparison {
 	c := comparison{&fieldSet{}, &fieldSet{}, &fieldSet{}}
-	walkCompare(plain(old), plain(new), true, true, s, c, nil)
+	walkCompare(plain(old), plain(new), true, true, true, true, s, c, nil)
 	c.added.tidy()
 	c.modified.tidy()
 	c.removed.tidy()
@@ -103,7 +102,9 @@ func compareFields(old, new any, s *schema) comparison {
 }
 
 // walkCompare compares one place; path is the elements that lead to it.
-func walkCompare(l, r any, hasL, hasR bool, s *schema, c comparison, path []string) {
+// thereL and thereR: the typed object of that side has the place even where
+// the JSON lacks it (schema.always, all the way from the root).
+func walkCompare(l, r any, hasL, hasR, thereL, thereR bool, s *schema, c comparison, path []string) {
 	mark := func(set *fieldSet) {
 		n := set
 		for _, e := range path {
@@ -126,7 +127,8 @@ func walkCompare(l, r any, hasL, hasR bool, s *schema, c comparison, path []stri
 	switch {
 	case (lIsMap || !hasL) && (rIsMap || !hasR) && !(s != nil && s.atomic) && !(len(lm) == 0 && len(rm) == 0):
 		zip(lm, rm, func(k string, lv, rv any, lok, rok bool) {
-			walkCompare(lv, rv, lok, rok, s.child(k), c, append(path, "f:"+k))
+			a := s != nil && s.always[k]
+			walkCompare(lv, rv, lok, rok, a && (hasL || thereL), a && (hasR || thereR), s.child(k), c, append(path, "f:"+k))
 		})
 	case (lIsList || !hasL) && (rIsList || !hasR) && s != nil && s.list != "" && !(len(ll) == 0 && len(rl) == 0):
 		elem := s.elem
@@ -144,10 +146,10 @@ func walkCompare(l, r any, hasL, hasR bool, s *schema, c comparison, path []stri
 				if rdup {
 					rv = []any(rv.(dups))
 				}
-				walkCompare(lv, rv, lok, rok, nil, c, append(path, k))
+				walkCompare(lv, rv, lok, rok, false, false, nil, c, append(path, k))
 				return
 			}
-			walkCompare(lv, rv, lok, rok, elem, c, append(path, k))
+			walkCompare(lv, rv, lok, rok, false, false, elem, c, append(path, k))
 		})
 	default: // a leaf
 		switch {
@@ -160,17 +162,16 @@ func walkCompare(l, r any, hasL, hasR bool, s *schema, c comparison, path []stri
 		}
 		return
 	}
-	// A map, a list or a list item only one side has is added or removed
-	// itself; a struct only through its members, and so is a field the Go
-	// type always has (kube-apiserver compares typed objects, where such a
-	// field is there, null, before it is set).
-	if len(path) == 0 || (s.isStruct() && !s.itself && !strings.HasPrefix(path[len(path)-1], "k:")) || (s != nil && s.required) {
-		return
-	}
+	// A map, a struct, a list or a list item only one side has is added or
+	// removed itself — but not where the typed object of the other side has
+	// it anyway (kube-apiserver compares typed objects: a struct that is no
+	// pointer is there, empty, and a list without omitempty null, before
+	// anything is set in them).
 	switch {
-	case !hasL:
+	case len(path) == 0:
+	case !hasL && !thereL:
 		mark(c.added)
-	case !hasR:
+	case !hasR && !thereR:
 		mark(c.removed)
 	}
 }

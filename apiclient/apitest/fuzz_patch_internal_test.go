@@ -28,7 +28,7 @@ func FuzzPatch(f *testing.F) {
 		}
 		now := time.Unix(0, 0)
 		tg := target{group: "apps", version: "v1", resource: "deployments", name: "web"}
-		for _, st := range []strategy{{schema: builtin["deployments.apps"], status: true, generation: true}, {custom: true, schema: customRoot, status: true}} {
+		for _, st := range []strategy{{schema: builtinSchema(tg), status: true, generation: true}, {custom: true, schema: customRoot(), status: true}} {
 			switch how % 4 {
 			case 0:
 				if o, err := patched("application/strategic-merge-patch+json", old, p, st); err == nil {

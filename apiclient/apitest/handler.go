@@ -44,6 +44,15 @@ type HandlerOptions struct {
 	// cluster needs, so that a wrong group, plural or version fails there
 	// as it would on a cluster. Built-in groups stay as recorded.
 	AnyCustomResource bool
+	// Namespaces are created at the start, besides default, kube-system,
+	// kube-public and kube-node-lease (as Server.CreateNamespaces does).
+	Namespaces []string
+	// AnyNamespace makes a namespace as Namespaces does the first time a
+	// write would create an object in it, where a Server answers 404 (a
+	// namespace must exist, as on a cluster). For explorers, as
+	// AnyCustomResource: they run a controller's workload on its own
+	// terms, in whatever namespaces it names (controller/perturb sets it).
+	AnyNamespace bool
 }
 
 // NewHandlerWith is NewHandler with the options above.
@@ -52,11 +61,10 @@ func NewHandlerWith(o HandlerOptions) (h http.Handler, stop func()) {
 		o.Clock = apiclient.RealClock{}
 	}
 	s := &Server{}
-	s.live.init(o.Clock)
+	s.live.init(o.Clock, o.Rand)
 	s.live.caller = callWebhooks{}
-	if o.Rand != nil {
-		s.live.rand = o.Rand
-	}
 	s.live.anyCustom = o.AnyCustomResource
+	s.live.seed(o.Namespaces...)
+	s.live.anyNamespace = o.AnyNamespace
 	return http.HandlerFunc(s.serveLive), s.live.close
 }

@@ -14,7 +14,7 @@ import (
 func newServer(t *testing.T) (*apitest.Server, *apiclient.Client, *clock.Fake) {
 	t.Helper()
 	clock := clock.NewFake()
-	s := apitest.NewServer(clock)
+	s := withDemo(t, apitest.NewServer(clock))
 	t.Cleanup(s.Close)
 	c, err := s.Client(apiclient.Options{Clock: clock})
 	if err != nil {
@@ -39,4 +39,11 @@ func pod(name, rv string) string {
 
 func event(typ, name, rv string) string {
 	return `{"type":"` + typ + `","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"` + name + `","namespace":"demo","resourceVersion":"` + rv + `"}}}`
+}
+
+// withDemo creates on s the namespaces these tests write in: demo, and other.
+func withDemo(t testing.TB, s *apitest.Server) *apitest.Server {
+	t.Helper()
+	s.CreateNamespaces("demo", "other")
+	return s
 }

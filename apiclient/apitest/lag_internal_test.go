@@ -16,6 +16,7 @@ import (
 // released, it hands them over in order. Other requests pass at once.
 func TestWatchLag_holds_a_watch_and_nothing_else(t *testing.T) {
 	s := NewServer(nil)
+	s.CreateNamespaces("demo")
 	defer s.Close()
 	lag := NewWatchLag(s.Transport(), apiclient.Pods)
 	c, err := s.Client(apiclient.Options{Transport: lag})

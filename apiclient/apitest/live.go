@@ -244,6 +244,9 @@ func (l *liveState) create(t target, o object, manager string) ([]byte, int, err
 // whose body may not carry a resourceVersion (an apply's may: it is a
 // precondition). Called with l.mu held.
 func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, int, error) {
+	if err := l.admitNamespace(t, o); err != nil {
+		return nil, 0, err
+	}
 	if t.namespace != "" {
 		o.meta()["namespace"] = t.namespace
 	}
@@ -283,6 +286,9 @@ func (l *liveState) insert(t target, st strategy, o object, post bool) ([]byte, 
 	}
 	if t.collection() == crdCollection {
 		o["status"] = crdStatus(o, l.clock.Now())
+	}
+	if st.namespace {
+		createNamespace(o)
 	}
 	if st.graceful {
 		// The one default apitest gives: a new Pod is Pending (its kubelet
@@ -337,6 +343,9 @@ func (l *liveState) update(t target, o object, manager string) ([]byte, int, err
 	o, err := decoded(t, o, decodeBody)
 	if err != nil {
 		return nil, 0, err
+	}
+	if st.namespace && t.sub == "finalize" {
+		return l.finalizeNamespace(t, o)
 	}
 	old, err := l.find(t, st)
 	if err != nil {

@@ -25,7 +25,7 @@ func (rt handlerRoundTripper) RoundTrip(req *http.Request) (*http.Response, erro
 // returns their names and uids.
 func made(t *testing.T, r *rand.ChaCha8) []string {
 	t.Helper()
-	opts := apitest.HandlerOptions{}
+	opts := apitest.HandlerOptions{Namespaces: []string{"demo"}}
 	if r != nil {
 		opts.Rand = r
 	}

@@ -42,8 +42,9 @@ type liveState struct {
 	// api is what the server serves before any CRD: the embedded record,
 	// parsed by the first server of the process (catalog.go).
 	api *catalog
-	// anyCustom: HandlerOptions.AnyCustomResource.
-	anyCustom bool
+	// anyCustom, anyNamespace: HandlerOptions.AnyCustomResource and
+	// AnyNamespace.
+	anyCustom, anyNamespace bool
 	// caller calls the admission and conversion webhooks the stored
 	// configurations and CRDs name (admission.go, conversion.go); nil in a
 	// server that calls none (NewPlainServer).
@@ -73,15 +74,21 @@ type change struct {
 	fields, prevFields map[string]string
 }
 
-func (l *liveState) init(clock apiclient.Clock) {
+// init readies an empty server: the namespaces every cluster has, their
+// uids drawn from rnd (nil: crypto/rand).
+func (l *liveState) init(clock apiclient.Clock, rnd io.Reader) {
 	l.clock = clock
 	l.rv = 1
 	l.objects = map[string]map[string]object{}
 	l.residue = map[string]bool{}
 	l.changed = make(chan struct{})
 	l.stopped = make(chan struct{})
-	l.rand = rand.Reader
+	l.rand = rnd
+	if rnd == nil {
+		l.rand = rand.Reader
+	}
 	l.api = recorded()
+	l.seedNamespaces()
 }
 
 func (l *liveState) close() {

@@ -12,7 +12,7 @@ import (
 // NewPlainServer is NewServer without TLS: an http:// URL on loopback, a
 // Config with no CA, and the same live objects and watches behind it.
 func TestPlainServer_serves_plain_HTTP_on_loopback(t *testing.T) {
-	srv := apitest.NewPlainServer(nil)
+	srv := withDemo(t, apitest.NewPlainServer(nil))
 	defer srv.Close()
 	if got, want := srv.URL, "http://127.0.0.1:"; !strings.HasPrefix(got, want) {
 		t.Fatalf("URL = %q, want it to start with %q", got, want)
@@ -55,7 +55,7 @@ func TestPlainServer_serves_plain_HTTP_on_loopback(t *testing.T) {
 // NewServer keeps TLS: its URL is https:// and its Config carries the CA a
 // client needs to trust it.
 func TestServer_serves_TLS_with_its_CA_in_the_Config(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	if got, want := srv.URL, "https://127.0.0.1:"; !strings.HasPrefix(got, want) {
 		t.Fatalf("URL = %q, want it to start with %q", got, want)
@@ -84,8 +84,8 @@ func TestPlainServer_calls_no_webhooks(t *testing.T) {
 		srv     *apitest.Server
 		refused bool
 	}{
-		{"NewServer", apitest.NewServer(nil), true},
-		{"NewPlainServer", apitest.NewPlainServer(nil), false},
+		{"NewServer", withDemo(t, apitest.NewServer(nil)), true},
+		{"NewPlainServer", withDemo(t, apitest.NewPlainServer(nil)), false},
 	} {
 		defer c.srv.Close()
 		if _, err := c.srv.Add(hooks, config); err != nil {

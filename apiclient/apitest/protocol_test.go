@@ -31,7 +31,7 @@ func status(t *testing.T, body string) (reason string, causes []string) {
 // and causes (params.go), and refused before anything is done: a DELETE with
 // dryRun=Bogus deletes nothing.
 func TestProtocol_parameters_are_checked(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const cms = "/api/v1/namespaces/demo/configmaps"
 	if code, body := raw(t, srv, "POST", cms, `{"metadata":{"name":"a"}}`); code != 201 {
@@ -70,7 +70,7 @@ func TestProtocol_parameters_are_checked(t *testing.T) {
 // generateName is cut so that the name stays within 63; a Lease's update
 // names the version it read.
 func TestProtocol_writes_are_checked_as_on_the_server(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const cms = "/api/v1/namespaces/demo/configmaps"
 	raw(t, srv, "POST", cms, `{"metadata":{"name":"a"}}`)
@@ -110,7 +110,7 @@ func TestProtocol_writes_are_checked_as_on_the_server(t *testing.T) {
 // A DELETE of a collection deletes what its selectors select (finalizers
 // hold theirs, a dry run nothing) and answers them as they were.
 func TestProtocol_a_collection_is_deleted(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const cms = "/api/v1/namespaces/demo/configmaps"
 	raw(t, srv, "POST", cms, `{"metadata":{"name":"a","labels":{"sel":"on"}}}`)
@@ -150,7 +150,7 @@ func TestProtocol_a_collection_is_deleted(t *testing.T) {
 // Retry-After, for a GET as for a LIST; a LIST at resourceVersion 0 is
 // answered whole, whatever its limit.
 func TestProtocol_reads_at_versions(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const cms = "/api/v1/namespaces/demo/configmaps"
 	raw(t, srv, "POST", cms, `{"metadata":{"name":"a"}}`)

@@ -25,18 +25,16 @@ type schema struct {
 	smpKey string             // the patchMergeKey of a list strategic merge patches merge
 	atomic bool               // a struct or map set and owned as one value
 	closed bool               // a built-in struct: its unknown members are struct fields too
-	// required: the Go type has no omitempty for the field, so a typed
-	// object always has it (null if unset): it is never added or removed
-	// itself, only its members.
-	required bool
+	// always are the members a typed object has whenever it has s: a
+	// struct that is no pointer in the Go type (its place's default is {}
+	// in the record), a list or map without omitempty (required). One is
+	// never added or removed itself, only its members — unless s is not
+	// there either (inside a new list item, everything is new).
+	always map[string]bool
 	// typ is a CRD schema's type ("object", "string", …), nullable whether
 	// it allows null: kube-apiserver refuses a null where neither is so.
 	typ      string
 	nullable bool
-	// itself: an object of a CRD's schema, which (a custom resource being
-	// unstructured) is added and removed itself, as a map is, though its
-	// members are declared fields.
-	itself bool
 }
 
 // child is the schema of member name of s.
@@ -75,67 +73,32 @@ func (s *schema) item() *schema {
 	return s.elem
 }
 
-// closedStruct is a member of a built-in type that apitest has no entry for: a
-// struct whose members are all fields.
+// closedStruct is a member of a built-in struct the record does not declare:
+// a struct whose members are all fields.
 var closedStruct = &schema{closed: true}
 
-func stringMap() *schema { return &schema{elem: &schema{}} }
-
-var objectMeta = &schema{closed: true, fields: map[string]*schema{
-	"labels":          stringMap(),
-	"annotations":     stringMap(),
-	"finalizers":      {list: "set", smpKey: "$set"},
-	"ownerReferences": {list: "map", keys: []string{"uid"}, smpKey: "uid", elem: closedStruct},
-	"managedFields":   {},
-}}
-
-var condition = &schema{closed: true}
-
-var container = &schema{closed: true, fields: map[string]*schema{
-	"env":          {list: "map", keys: []string{"name"}, smpKey: "name", elem: closedStruct},
-	"ports":        {list: "map", keys: []string{"containerPort", "protocol"}, smpKey: "containerPort", elem: closedStruct},
-	"volumeMounts": {list: "map", keys: []string{"mountPath"}, smpKey: "mountPath", elem: closedStruct},
-	"args":         {},
-	"command":      {},
-}}
-
-var podSpec = &schema{closed: true, fields: map[string]*schema{
-	"containers":       {list: "map", keys: []string{"name"}, smpKey: "name", elem: container, required: true},
-	"initContainers":   {list: "map", keys: []string{"name"}, smpKey: "name", elem: container},
-	"volumes":          {list: "map", keys: []string{"name"}, smpKey: "name", elem: closedStruct},
-	"imagePullSecrets": {list: "map", keys: []string{"name"}, smpKey: "name", elem: closedStruct},
-	"nodeSelector":     stringMap(),
-	"tolerations":      {},
-}}
-
-var podTemplate = &schema{closed: true, fields: map[string]*schema{"metadata": objectMeta, "spec": podSpec}}
-
-func conditions() *schema {
-	return &schema{list: "map", keys: []string{"type"}, smpKey: "type", elem: condition}
+// metaSchema is ObjectMeta's, from the record: every object's metadata.
+func metaSchema() *schema {
+	return recorded().definition("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
 }
 
-// builtin is the schema of each built-in resource apitest knows, by collection.
-var builtin = map[string]*schema{
-	"configmaps": {closed: true, fields: map[string]*schema{"metadata": objectMeta, "data": stringMap(), "binaryData": stringMap()}},
-	"secrets":    {closed: true, fields: map[string]*schema{"metadata": objectMeta, "data": stringMap(), "stringData": stringMap()}},
-	"pods": {closed: true, fields: map[string]*schema{"metadata": objectMeta, "spec": podSpec,
-		"status": {closed: true, fields: map[string]*schema{"conditions": conditions(), "containerStatuses": {}, "podIPs": {list: "map", keys: []string{"ip"}, smpKey: "ip", elem: closedStruct}}}}},
-	"deployments.apps": {closed: true, fields: map[string]*schema{"metadata": objectMeta,
-		"spec": {closed: true, fields: map[string]*schema{
-			"selector": {closed: true, atomic: true},
-			"template": podTemplate,
-		}},
-		"status": {closed: true, fields: map[string]*schema{"conditions": conditions()}}}},
+// builtinSchema is the schema of the built-in kind t's resource holds, from
+// the record (recschema.go).
+func builtinSchema(t target) *schema {
+	c := recorded()
+	if r, ok := c.resource(t.group, t.version, t.resource); ok {
+		if s := c.kindSchema(t.group, t.version, r.kind); s != nil {
+			return s
+		}
+	}
+	return &schema{closed: true, fields: map[string]*schema{"metadata": metaSchema()}}
 }
 
 // customRoot is the schema of a custom resource whose CRD apitest has not
 // stored: every member below the top is a map key, every list atomic.
-var customRoot = &schema{fields: map[string]*schema{
-	"apiVersion": {}, "kind": {}, "metadata": objectMeta, "spec": {}, "status": {},
-}}
-
-// otherRoot is the schema of a built-in resource not in the table.
-var otherRoot = &schema{closed: true, fields: map[string]*schema{"metadata": objectMeta}}
+func customRoot() *schema {
+	return &schema{fields: map[string]*schema{"apiVersion": {}, "kind": {}, "metadata": metaSchema(), "spec": {}, "status": {}}}
+}
 
 // crdSchema turns a CRD version's openAPIV3Schema into a schema.
 func crdSchema(v map[string]any) *schema {
@@ -147,7 +110,6 @@ func crdSchema(v map[string]any) *schema {
 	}
 	switch v["type"] {
 	case "object":
-		s.itself = true
 		if props, ok := v["properties"].(map[string]any); ok {
 			s.fields = map[string]*schema{}
 			for name, p := range props {
@@ -156,13 +118,14 @@ func crdSchema(v map[string]any) *schema {
 			}
 		}
 		if v["x-kubernetes-embedded-resource"] == true {
-			// An embedded resource's apiVersion, kind and ObjectMeta,
-			// which (unlike the top's) is added and removed itself.
+			// An embedded resource's apiVersion, kind and ObjectMeta, which
+			// (a custom resource being unstructured: nothing is always
+			// there) is added and removed itself.
 			if s.fields == nil {
 				s.fields = map[string]*schema{}
 			}
 			s.fields["apiVersion"], s.fields["kind"] = &schema{}, &schema{}
-			s.fields["metadata"] = &schema{closed: true, fields: objectMeta.fields, itself: true}
+			s.fields["metadata"] = metaSchema()
 		}
 		if ap, ok := v["additionalProperties"].(map[string]any); ok {
 			s.elem = crdSchema(ap)
@@ -216,7 +179,7 @@ func withMeta(s *schema) *schema {
 	if s.fields == nil {
 		s.fields = map[string]*schema{}
 	}
-	s.fields["metadata"] = objectMeta
+	s.fields["metadata"] = metaSchema()
 	for _, k := range []string{"apiVersion", "kind"} {
 		if _, ok := s.fields[k]; !ok {
 			s.fields[k] = &schema{}

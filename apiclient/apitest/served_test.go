@@ -35,7 +35,7 @@ func raw(t *testing.T, srv *apitest.Server, method, path, body string) (int, str
 // stored: a typo in a controller's resource fails its test, as it would fail
 // on a cluster.
 func TestServed_unknown_resources_are_404(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	cm := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`
 	for _, tc := range []struct {
@@ -75,7 +75,7 @@ const gadgetCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourc
 // A custom resource is served from its CRD's create, established at once, and
 // goes with its CRD's delete, its objects with it.
 func TestServed_a_CRD_serves_its_resource_until_deleted(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	const gadgets = "/apis/example.com/v1/namespaces/demo/gadgets"
 	code, body := raw(t, srv, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", gadgetCRD)
@@ -135,7 +135,7 @@ func TestServed_a_CRD_serves_its_resource_until_deleted(t *testing.T) {
 // Discovery is the recorded server's, so that apiclient's resolution (and
 // kubewire api-resources) sees the built-in resources a cluster has.
 func TestServed_discovery_is_the_recorded_servers(t *testing.T) {
-	srv := apitest.NewServer(nil)
+	srv := withDemo(t, apitest.NewServer(nil))
 	defer srv.Close()
 	for path, want := range map[string]string{
 		"/api":                         `"versions":["v1"]`,
@@ -155,7 +155,7 @@ func TestServed_discovery_is_the_recorded_servers(t *testing.T) {
 // built-in groups still as recorded.
 func TestServed_any_custom_resource_when_asked(t *testing.T) {
 	for _, open := range []bool{false, true} {
-		h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{AnyCustomResource: open})
+		h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{AnyCustomResource: open, Namespaces: []string{"demo"}})
 		do := func(method, path, body string) int {
 			req := httptest.NewRequest(method, path, strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")

@@ -73,7 +73,7 @@ func newServer(clock apiclient.Clock, start func(http.Handler) *front, webhooks 
 		clock = apiclient.RealClock{}
 	}
 	s := &Server{}
-	s.live.init(clock)
+	s.live.init(clock, nil)
 	s.live.caller = webhooks
 	s.ts = start(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.ts.url

@@ -46,7 +46,11 @@ type strategy struct {
 	// graceful: a DELETE first marks the object with a grace period for
 	// its kubelet (Pods); one bound to no node goes at once after the mark.
 	graceful bool
-	schema   *schema
+	// namespace: a Namespace (namespace.go): labelled with its name,
+	// created Active with the finalizer "kubernetes", which only
+	// …/finalize changes.
+	namespace bool
+	schema    *schema
 	// crd is a custom resource's version in its stored CRD (nil: none
 	// stored): its schema checks what is written (schema_crd.go).
 	crd map[string]any
@@ -73,10 +77,7 @@ func (l *liveState) strategyFor(t target) strategy {
 	if !isBuiltinGroup(t.group) {
 		return l.customStrategy(t)
 	}
-	st := strategy{unconditional: true, statusMeta: "all", schema: builtin[coll]}
-	if st.schema == nil {
-		st.schema = otherRoot
-	}
+	st := strategy{unconditional: true, statusMeta: "all", schema: builtinSchema(t)}
 	switch coll {
 	case "pods":
 		st.generation, st.status, st.statusMeta, st.deleteObject, st.graceful = true, true, "no-owners", true, true
@@ -97,7 +98,9 @@ func (l *liveState) strategyFor(t target) strategy {
 		st.createOnUpdate = true
 	case "services":
 		st.status, st.createOnUpdate = true, true
-	case "namespaces", "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
+	case "namespaces":
+		st.status, st.namespace = true, true
+	case "nodes", "persistentvolumes", "persistentvolumeclaims", "resourcequotas",
 		"certificatesigningrequests.certificates.k8s.io", "apiservices.apiregistration.k8s.io":
 		st.status = true
 	}
@@ -108,7 +111,7 @@ func (l *liveState) strategyFor(t target) strategy {
 // subresource when its CRD says so (or when apitest has no CRD for it: most
 // have one), its schema from the CRD.
 func (l *liveState) customStrategy(t target) strategy {
-	st := strategy{custom: true, generation: true, status: true, schema: customRoot}
+	st := strategy{custom: true, generation: true, status: true, schema: customRoot()}
 	crds := l.objects["customresourcedefinitions.apiextensions.k8s.io"]
 	crd, ok := crds[t.resource+"."+t.group]
 	if !ok {
@@ -160,6 +163,18 @@ func (st strategy) resetFields(sub string) *fieldSet {
 func (st strategy) prepare(sub string, old, o object) object {
 	if !st.status {
 		return o
+	}
+	if st.namespace {
+		spec, _ := o["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+			o["spec"] = spec
+		}
+		oldSpec, _ := old["spec"].(map[string]any)
+		setOrDelete(spec, "finalizers", oldSpec)
+		if len(spec) == 0 {
+			delete(o, "spec")
+		}
 	}
 	if sub != "status" {
 		setOrDelete(o, "status", old)
@@ -234,10 +249,13 @@ func (st strategy) generationMoves(old, o object) bool {
 // data, and its type defaults to Opaque.
 func (st strategy) roundTrip(o object) object {
 	if st.custom {
-		dropEmpties(o.meta(), objectMeta)
+		dropEmpties(o.meta(), metaSchema())
 		return o
 	}
 	dropEmpties(map[string]any(o), st.schema)
+	if st.namespace {
+		labelNamespace(o)
+	}
 	if st.secret && (o["type"] == nil || o["type"] == "") {
 		o["type"] = "Opaque" // core/v1's default
 	}

@@ -28,6 +28,7 @@ const gears = "/apis/example.com/v1/namespaces/ns/gears"
 // dropped, and defaulted; a value of the wrong type is 422 with its path.
 func TestValidate_custom_resources_pruned_checked_and_defaulted(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ns")
 	defer srv.Close()
 	if code, body := raw(t, srv, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", gearCRD); code != 201 {
 		t.Fatalf("CRD: %d %s", code, body)
@@ -66,6 +67,7 @@ func TestValidate_custom_resources_pruned_checked_and_defaulted(t *testing.T) {
 // checks them, with a cause each.
 func TestValidate_metadata(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ns")
 	defer srv.Close()
 	cms := "/api/v1/namespaces/ns/configmaps"
 	for _, c := range []struct{ meta, field string }{
@@ -91,6 +93,7 @@ func TestValidate_metadata(t *testing.T) {
 // An immutable ConfigMap keeps its data and its mark; its metadata may change.
 func TestValidate_immutable_configmaps(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ns")
 	defer srv.Close()
 	cm := "/api/v1/namespaces/ns/configmaps/im"
 	if code, body := raw(t, srv, "POST", "/api/v1/namespaces/ns/configmaps", `{"metadata":{"name":"im"},"immutable":true,"data":{"a":"1"}}`); code != 201 {
@@ -111,6 +114,7 @@ func TestValidate_immutable_configmaps(t *testing.T) {
 // paths its CRD names.
 func TestValidate_scale_of_a_custom_resource(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ns")
 	defer srv.Close()
 	crd := strings.Replace(gearCRD, `"subresources":{"status":{}}`,
 		`"subresources":{"status":{},"scale":{"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas"}}`, 1)
@@ -140,6 +144,7 @@ func TestValidate_scale_of_a_custom_resource(t *testing.T) {
 // Go type.
 func TestValidate_duplicate_fields(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ns")
 	defer srv.Close()
 	body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","labels":{"x":"1"}},"metadata":{"labels":{"y":"2"}}}`
 	post := func(query string) (*http.Response, string) {

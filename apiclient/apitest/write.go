@@ -180,6 +180,9 @@ func (l *liveState) deleteLocked(t target, opts deleteOptions) ([]byte, int, err
 	if err := l.validating(del); err != nil {
 		return nil, 0, err
 	}
+	if st.namespace {
+		return l.deleteNamespace(t, o)
+	}
 	coll := l.objects[t.collection()]
 	k := key(t.namespace, t.name)
 	grace := st.gracePeriod(o, opts)

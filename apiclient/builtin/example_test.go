@@ -20,6 +20,7 @@ import (
 // fields and of no others; Replicas is a pointer, so zero replicas is sent.
 func Example() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{Transport: showApply{srv.Transport()}})
 	ctx := context.Background()

@@ -51,6 +51,7 @@ func TestManifests_probes_and_scrape_are_answered_by_pod_IP_and_Service_name(t *
 	}
 
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

@@ -177,6 +177,7 @@ func derive(parent context.Context, d deployment, b builtin, log *slog.Logger) (
 		// their own, and what the controller did there it would do anywhere.
 		w.ns = elsewhere(d.namespace)
 	}
+	srv.CreateNamespaces(d.namespace, w.ns) // where the workout writes, as a cluster needs
 	if err := b.setup(m); err != nil {
 		return rbac.Permissions{}, err
 	}

@@ -422,7 +422,7 @@ func TestGet_an_empty_list_in_every_format(t *testing.T) {
 // as kube-apiserver, refuses such a name, so the hostile server is apitest
 // behind a handler that swaps it in for a valid one on the way out.
 func TestOutput_quotes_what_would_forge_a_line(t *testing.T) {
-	h, stop := apitest.NewHandler(nil)
+	h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{Namespaces: []string{"demo"}})
 	defer stop()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(swapWriter{w}, r)

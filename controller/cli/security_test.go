@@ -190,6 +190,7 @@ func TestSecurity_recordings_hold_no_credentials(t *testing.T) {
 func apiServer(t *testing.T) (server, caPath string, srv *apitest.Server) {
 	t.Helper()
 	srv = apitest.NewServer(nil)
+	srv.CreateNamespaces("demo", "rec", "x", "ns", "tables", "a-very-long-namespace-name") // where these tests write
 	t.Cleanup(srv.Close)
 	target, err := url.Parse(srv.URL)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // series of 3.
 func ExampleRecorder() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 

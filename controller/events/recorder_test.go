@@ -64,6 +64,7 @@ var coreV1 = apiclient.Resource{Version: "v1", Name: "events", Kind: "Event", Na
 // One event is one events.k8s.io Event with every field the API requires.
 func TestRecorder_writes_an_events_k8s_io_Event(t *testing.T) {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{})
@@ -96,6 +97,7 @@ func TestRecorder_writes_an_events_k8s_io_Event(t *testing.T) {
 // is another Event.
 func TestRecorder_repeats_are_one_Event_with_a_series(t *testing.T) {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{})
@@ -126,6 +128,7 @@ func TestRecorder_repeats_are_one_Event_with_a_series(t *testing.T) {
 // dropped and counted.
 func TestRecorder_Eventf_never_blocks(t *testing.T) {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r := events.NewRecorder(c, events.Options{Controller: "kubewire.io/test", BufferSize: 2, Log: quiet})
@@ -140,6 +143,7 @@ func TestRecorder_Eventf_never_blocks(t *testing.T) {
 // One object over its rate limit loses the excess, not the recorder.
 func TestRecorder_rate_limits_per_object(t *testing.T) {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	c, _ := srv.Client(apiclient.Options{})
 	r, stop := recorder(t, c, events.Options{Burst: 3})
@@ -173,6 +177,7 @@ func (n notServing) RoundTrip(req *http.Request) (*http.Response, error) {
 // raises count.
 func TestRecorder_falls_back_to_core_v1_Events(t *testing.T) {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	base, err := srv.Config().Transport()
 	if err != nil {

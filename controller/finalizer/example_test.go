@@ -23,6 +23,7 @@ func (*bucket) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 // the object is deleted, the next pass cleans up and lets it go.
 func ExampleReconcile() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	buckets := apiclient.NewTyped[bucket](client).Namespace("demo")

@@ -27,6 +27,7 @@ func (*configMap) Resource() apiclient.Resource { return apiclient.ConfigMaps }
 func newServer(t *testing.T) (*apiclient.Client, apiclient.Typed[configMap]) {
 	t.Helper()
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

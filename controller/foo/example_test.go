@@ -15,6 +15,7 @@ import (
 // cluster, no sleeps. Replace foo.Setup with your own.
 func Example_testingAController() {
 	srv := apitest.NewServer(nil) // nil: the wall clock; clock.NewFake() for a fake one
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	// Foos are served once their CRD is, as on a cluster: install it.

@@ -12,6 +12,7 @@ import (
 // Every behaviour of the Foo controller on the in-memory API server.
 func TestFoo_on_the_in_memory_server(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

@@ -24,6 +24,7 @@ type deployment struct {
 // would be.
 func ExampleLister() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Add(apiclient.Deployments, `{"metadata":{"name":"web","namespace":"demo"},"spec":{"replicas":3}}`)
 	client, _ := srv.Client(apiclient.Options{})

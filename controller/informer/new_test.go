@@ -54,6 +54,7 @@ func TestNew_MetadataOnly_caches_PartialObjectMetadata(t *testing.T) {
 func runOnServer(t *testing.T, opts informer.Options, objects ...string) *informer.Informer {
 	t.Helper()
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

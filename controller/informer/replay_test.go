@@ -42,6 +42,7 @@ func TestInformer_with_default_options_replays_a_recording_of_a_v1_37_server(t *
 		t.Fatal(err)
 	}
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Replay(rec)
 	c, err := srv.Client(apiclient.Options{})
@@ -129,6 +130,7 @@ func TestIntegration_a_recording_of_the_real_server_replays_into_a_default_infor
 	}
 
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Replay(rec)
 	rc, err := srv.Client(apiclient.Options{})

@@ -18,6 +18,7 @@ func ExampleHolder() {
 	ctx, clock := context.Background(), clock.NewFake()
 	start := clock.Now()
 	srv := apitest.NewServer(nil) // an API server in memory
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	holder := func(id string) *lease.Holder {

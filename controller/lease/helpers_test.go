@@ -34,6 +34,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces(ns)
 	t.Cleanup(srv.Close)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {

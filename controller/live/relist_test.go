@@ -50,6 +50,7 @@ func snapshots(t *testing.T, url string, done func(live.Snapshot) bool) live.Sna
 func TestPage_counts_a_relist_after_410_Gone(t *testing.T) {
 	clock := clock.NewFake()
 	srv := apitest.NewServer(clock)
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	srv.Add(apiclient.Pods, `{"metadata":{"name":"a","namespace":"demo"}}`)
 	base, err := srv.Config().Transport()

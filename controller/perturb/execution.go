@@ -121,7 +121,7 @@ func (x *execution) run() {
 	// the same names, and a controller that sorts by name does the same.
 	var key [32]byte
 	binary.LittleEndian.PutUint64(key[:], x.seed)
-	h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{Rand: rand.NewChaCha8(key), AnyCustomResource: true})
+	h, stop := apitest.NewHandlerWith(apitest.HandlerOptions{Rand: rand.NewChaCha8(key), AnyCustomResource: true, AnyNamespace: true})
 	x.stopServer = stop
 	x.hist = newHistory(ctx, h)
 	x.net = newNetwork(h, x.hist)

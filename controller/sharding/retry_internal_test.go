@@ -22,6 +22,7 @@ import (
 // RetryPeriod after its deadline.
 func TestRun_a_failing_renewal_is_tried_again_at_the_renew_deadline(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	clock := clock.NewFake()
 	start := clock.Now()

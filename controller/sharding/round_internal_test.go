@@ -103,6 +103,7 @@ func roundReturns(t *testing.T, s *Sharder, what string) {
 // and the others would take the range over while this replica admits it).
 func TestRound_a_join_and_leave_during_a_slow_reconcile_do_not_stop_the_rounds(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	clock := clock.NewFake()
 	b := roundSharder(t, srv, "b", srv.Transport(), clock)
@@ -145,6 +146,7 @@ func (f *failPut) RoundTrip(r *http.Request) (*http.Response, error) {
 // middle third (a's Lease on the server claimed nothing); then c left.
 func TestRound_a_claim_whose_write_failed_is_never_served_unconfirmed(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	clock := clock.NewFake()
 	rt := &failPut{next: srv.Transport()}
@@ -210,6 +212,7 @@ func TestRound_the_renew_deadline_cancels_running_reconciles_without_a_round(t *
 func aloneReconciling(t *testing.T) (*apitest.Server, *clock.Fake, *Sharder, context.Context) {
 	t.Helper()
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	t.Cleanup(srv.Close)
 	clock := clock.NewFake()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)

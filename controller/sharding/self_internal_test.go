@@ -19,6 +19,7 @@ import (
 // nothing. At no round do both serve.
 func TestRound_two_replicas_with_one_identity_never_serve_at_once(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	clock := clock.NewFake()
 	first := roundSharder(t, srv, "r1", srv.Transport(), clock)
@@ -92,6 +93,7 @@ func TestRound_a_Lease_renewed_by_someone_else_stops_the_replica_at_once(t *test
 // whom the replica waits.
 func TestRound_a_stale_member_claiming_everything_is_honoured_for_twice_the_lease_duration(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	clock := clock.NewFake()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)
@@ -122,6 +124,7 @@ func TestRound_a_stale_member_claiming_everything_is_honoured_for_twice_the_leas
 // year 10000, which the lease package cannot read.)
 func TestRound_an_unreadable_Lease_is_skipped(t *testing.T) {
 	srv := apitest.NewServer(nil)
+	srv.CreateNamespaces("ops")
 	defer srv.Close()
 	clock := clock.NewFake()
 	a := roundSharder(t, srv, "a", srv.Transport(), clock)

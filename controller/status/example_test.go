@@ -44,6 +44,7 @@ type deploymentStatus struct {
 // same status again, once the cache has it, writes nothing.
 func ExampleUpdate() {
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	defer srv.Close()
 	client, _ := srv.Client(apiclient.Options{})
 	webs := apiclient.NewTyped[web](client).Namespace("demo")

@@ -57,6 +57,7 @@ func (*fooDeployment) Resource() apiclient.Resource { return apiclient.Deploymen
 func newDeployment(t *testing.T) (*apiclient.Client, apiclient.Typed[fooDeployment], *fooDeployment) {
 	t.Helper()
 	srv := apitest.NewServer(clock.NewFake())
+	srv.CreateNamespaces("demo")
 	t.Cleanup(srv.Close)
 	c, _ := srv.Client(apiclient.Options{})
 	deployments := apiclient.NewTyped[fooDeployment](c).Namespace("demo")

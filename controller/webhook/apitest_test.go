@@ -118,6 +118,7 @@ func TestApitest_failurePolicy_is_honoured_while_the_webhook_is_down(t *testing.
 func TestApitest_sends_warnings_deletes_and_dry_runs(t *testing.T) {
 	var warnings []string
 	api := apitest.NewServer(nil)
+	api.CreateNamespaces("demo", "ops")
 	t.Cleanup(api.Close)
 	client, err := api.Client(apiclient.Options{OnWarning: func(text string) { warnings = append(warnings, text) }})
 	if err != nil {
@@ -161,6 +162,7 @@ func TestApitest_sends_warnings_deletes_and_dry_runs(t *testing.T) {
 func apitestClient(t *testing.T) (*apitest.Server, *apiclient.Client) {
 	t.Helper()
 	api := apitest.NewServer(nil)
+	api.CreateNamespaces("demo", "ops")
 	t.Cleanup(api.Close)
 	client, err := api.Client(apiclient.Options{})
 	if err != nil {

@@ -128,6 +128,7 @@ type served struct {
 func serve(t *testing.T, opts webhook.Options, register func(*webhook.Server)) *served {
 	t.Helper()
 	api := apitest.NewServer(nil)
+	api.CreateNamespaces("demo", "ns", "ops")
 	t.Cleanup(api.Close)
 	client, err := api.Client(apiclient.Options{})
 	if err != nil {

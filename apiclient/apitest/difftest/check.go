@@ -43,6 +43,7 @@ func RunFake(ctx context.Context, ns string, seq Sequence, p Profile) ([]string,
 		return nil, err
 	}
 	defer fake.Close()
+	fake.Namespace(ctx, ns)
 	out, err := Run(ctx, fake, ns, seq, p)
 	if err != nil {
 		return nil, fmt.Errorf("apitest: %w", err)

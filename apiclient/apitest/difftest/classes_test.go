@@ -16,7 +16,6 @@ import (
 // kube-apiserver, each with where apitest's doc says so. A divergence in any
 // other class fails the test.
 var knownDivergent = map[string]string{
-	"quantities":      "apitest's Divergences 2: the values agree; managedFields lack the \".\" of a container's resources (hand-written schemas)",
 	"meta-validation": "apitest's Divergences 7: v1.32 repeats the causes of a built-in object's faulty metadata in an update",
 }
 

@@ -21,6 +21,7 @@ func TestConcurrent_writers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fake.Close()
+	fake.Namespace(ctx, "demo")
 	counts, err := difftest.Concurrent(ctx, fake, "demo", 8, 40, 2)
 	if err != nil {
 		t.Fatalf("apitest: %v", err)

@@ -69,7 +69,11 @@
 // its CRD's structural schema (sprockets: typed fields, defaults, an object
 // that keeps unknown fields, an embedded resource), names, labels,
 // annotations and finalizers validated, immutable ConfigMaps and Secrets,
-// the scale subresource of a custom resource. Their requests are raw steps (raw.go): a path and a
+// the scale subresource of a custom resource, a Service's keyed ports under apply and strategic
+// merge, ownerReferences applied by two managers, and namespaces (a create
+// in a missing one; one deleted, then written in: the class's own
+// namespace, named after the run's, is finalized after the run, as no
+// namespace controller runs beside a bare kube-apiserver). Their requests are raw steps (raw.go): a path and a
 // query as written, answered with the code, Retry-After, the Warning headers
 // and the Status's causes. TestClasses counts the divergences per class
 // (KUBEWIRE_DIFFTEST_CLASS_COUNT per class) and fails on one in a class that

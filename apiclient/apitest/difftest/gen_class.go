@@ -28,6 +28,9 @@ var Classes = []string{
 	"meta-validation",   // names, labels, annotations and finalizers validated
 	"immutable",         // immutable ConfigMaps and Secrets
 	"scale",             // a custom resource's scale subresource
+	"merge-keys",        // a Service's ports, keyed by port and protocol, under apply and strategic merge
+	"owner-refs",        // ownerReferences applied by two managers: each reference one atomic item
+	"namespaces",        // a create in a missing namespace, a namespace's deletion, creates in one terminating
 }
 
 // GenerateClass returns the sequence of seed for class, always the same one:
@@ -73,6 +76,9 @@ var classProbes = map[string]func(g *gen, res string) []Step{
 	"meta-validation":   (*gen).metaValidation,
 	"immutable":         (*gen).immutable,
 	"scale":             (*gen).scale,
+	"merge-keys":        (*gen).mergeKeys,
+	"owner-refs":        (*gen).ownerRefs,
+	"namespaces":        (*gen).namespaces,
 }
 
 func (g *gen) unknownResource(res string) []Step {

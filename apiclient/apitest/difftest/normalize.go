@@ -173,8 +173,17 @@ func (n *normalizer) object(res string, obj map[string]any) string {
 }
 
 func (n *normalizer) metadata(res string, m map[string]any) {
-	if m["namespace"] == n.ns {
-		m["namespace"] = "ns"
+	// The run's namespace, and those named after it (the namespaces
+	// class's "{ns}-x"), are shown as "ns…".
+	for _, k := range []string{"namespace", "name"} {
+		if v, _ := m[k].(string); v == n.ns || (res == "namespaces" || k == "namespace") && strings.HasPrefix(v, n.ns+"-") {
+			m[k] = "ns" + strings.TrimPrefix(v, n.ns)
+		}
+	}
+	if l, _ := m["labels"].(map[string]any); res == "namespaces" && l != nil {
+		if v, _ := l["kubernetes.io/metadata.name"].(string); strings.HasPrefix(v, n.ns) {
+			l["kubernetes.io/metadata.name"] = "ns" + strings.TrimPrefix(v, n.ns)
+		}
 	}
 	if v, ok := m["resourceVersion"].(string); ok {
 		m["resourceVersion"] = n.rv(v)

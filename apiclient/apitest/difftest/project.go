@@ -47,6 +47,18 @@ func deploymentDefaults(obj map[string]any) {
 	emptyResources(obj)
 }
 
+// serviceDefaults drops a port's targetPort where it is the port: the real
+// server gives that default to a port left without one (an apply that prunes
+// the targetPort it owned), apitest none.
+func serviceDefaults(obj map[string]any) {
+	spec, _ := obj["spec"].(map[string]any)
+	for _, p := range asList(spec["ports"]) {
+		if pm, ok := p.(map[string]any); ok && fmt.Sprint(pm["targetPort"]) == fmt.Sprint(pm["port"]) {
+			delete(pm, "targetPort")
+		}
+	}
+}
+
 // podDefaults drops phase Pending (what a created Pod gets) and an empty status.
 func podDefaults(obj map[string]any) {
 	if st, ok := obj["status"].(map[string]any); ok && st["phase"] == "Pending" {
@@ -130,4 +142,9 @@ func projectFields(f map[string]any, k keep) {
 			delete(f, key) // a container's defaulted resources: {} (emptyResources)
 		}
 	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }

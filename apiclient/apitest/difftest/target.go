@@ -87,9 +87,10 @@ func (t *Target) Close() {
 	}
 }
 
-// Namespace creates namespace ns on a real server (apitest needs none).
+// Namespace creates namespace ns, where runs on t work.
 func (t *Target) Namespace(ctx context.Context, ns string) error {
 	if t.fake != nil {
+		t.fake.CreateNamespaces(ns)
 		return nil
 	}
 	body := `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"` + ns + `"}}`

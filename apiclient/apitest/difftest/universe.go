@@ -41,6 +41,8 @@ var kinds = map[string]*kind{
 	"leases":      {res: apiclient.Leases},
 	"secrets":     {res: apiclient.Secrets, shape: secretShape},
 	"sprockets":   {res: sprockets, status: true},
+	"services":    {res: apiclient.Services, shape: serviceShape, defaults: serviceDefaults},
+	"namespaces":  {res: apiclient.Namespaces},
 }
 
 // kindNames is the universe's resources in a fixed order, for the generator.
@@ -48,7 +50,11 @@ var kindNames = []string{"configmaps", "widgets", "deployments", "pods"}
 
 // extraNames are the resources only the classes' raw steps write (gen_class.go):
 // no watches, no marker, but cleaned up after a run.
-var extraNames = []string{"leases", "secrets", "sprockets"}
+var extraNames = []string{"leases", "secrets", "sprockets", "services", "namespaces"}
+
+// serviceShape is what the merge-keys class writes of a Service: the real
+// server also allocates a cluster IP and defaults a dozen fields.
+var serviceShape = keep{"apiVersion": nil, "kind": nil, "metadata": nil, "spec": keep{"ports": nil, "selector": nil}}
 
 var secretShape = keep{"apiVersion": nil, "kind": nil, "metadata": nil, "data": nil, "stringData": nil, "type": nil, "immutable": nil}
 
