@@ -271,10 +271,11 @@
 //
 // client-go's Reflector (tools/cache/reflector.go, with tools/pager for paging and
 // listwatch.go for the requests) behaves the same where the protocol is concerned:
-// resourceVersion=0 first (but on 1.33+, below), "not older than" relists, the pager's fall back to a
-// full list on an expired continue token, random watch timeouts of 5–10 minutes,
-// bookmarks, 410 → relist, the backoff numbers, streaming lists with the
-// initial-events-end bookmark and a fall back to LIST. What differs, and why:
+// resourceVersion=0 first (but on 1.33+, below), "not older than" relists, the
+// pager's fall back to a full list on an expired continue token, random watch
+// timeouts of 5–10 minutes, bookmarks, 410 → relist, the backoff numbers,
+// streaming lists with the initial-events-end bookmark and a fall back to LIST.
+// What differs, and why:
 //
 //   - A watch that breaks — a cut or dropped stream, a malformed line, an error
 //     when opening it (other than 410 and a 4xx refusal) — is resumed from the last resourceVersion
