@@ -130,11 +130,12 @@
 //     Typed[T] gives back the typed experience for structs the user declares.
 //   - Watch is pull-based (Next) instead of a ResultChan fed by a goroutine: no
 //     goroutine to leak, and the caller's loop reads like the protocol.
-//   - client-go's transport sends HTTP/2 health pings to notice a dead connection
-//     under a watch. The standard library can too since Go 1.24
-//     (http.HTTP2Config.SendPingTimeout); apiclient does not set it yet — pings
-//     arrive with the hardening issue. Until then the Reflector's watchdog (its
-//     watch timeout plus a margin, on its clock) drops a watch silent too long.
+//   - A dead connection under a watch is noticed twice over. kubeconfig's
+//     transport sends HTTP/2 health pings as client-go's does (its 30 s and
+//     15 s, through http.HTTP2Config, Go 1.24); beside them the Reflector's
+//     watchdog (its watch timeout plus a margin, on its clock) drops a watch
+//     silent too long, which pings miss over HTTP/1.1 or from a server that
+//     answers pings and sends nothing.
 //   - No protobuf: JSON only, which is what every resource (CRDs included) speaks.
 //   - A list has bounds of its own (ListLimits); client-go reads whatever a LIST
 //     response holds, and its pager follows continue tokens for as long as the
