@@ -117,10 +117,14 @@
 // objects), discovery, apimachinery/pkg/api/errors, and util/retry. The behaviour
 // kept: the same query parameters, the same Status-based errors and Is helpers,
 // the same retry of Retry-After responses (at most 10), the same token bucket
-// defaults, RetryOnConflict with retry.DefaultRetry's numbers, aggregated discovery
-// with a legacy fallback, kubectl's resource-name resolution.
+// (burst 10 by default), RetryOnConflict with retry.DefaultRetry's numbers,
+// aggregated discovery with a legacy fallback, kubectl's resource-name
+// resolution.
 //
 // What differs, and why:
+//   - No client-side rate limit unless Options.QPS is set; client-go's is on,
+//     at 5 QPS. The server's Priority and Fairness protects it (Options.QPS
+//     says why, with figures).
 //   - The decode path is hand-written (internal/jsonwire); client-go uses its
 //     generated deepcopy/json code, or protobuf, and keeps every string of every
 //     object.
