@@ -52,7 +52,7 @@
 // Every call, whatever its verb, becomes a request value and goes through
 // Client.do (request.go):
 //
-//	token bucket ─▶ headers (User-Agent, Accept, Content-Type) ─▶ auth (kubeconfig)
+//	token bucket (with QPS set) ─▶ headers (User-Agent, Accept, Content-Type) ─▶ auth (kubeconfig)
 //	   ─▶ HTTP ─▶ 2xx: the body to the verb
 //	            ─▶ 429/5xx with Retry-After: wait as told, send again (10 times at most)
 //	            ─▶ anything else: *StatusError (the server's Status, or code + trimmed body)
