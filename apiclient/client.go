@@ -63,8 +63,9 @@ type shared struct {
 // Observer is told of a Client's requests, each with the caller's context and
 // what the request is (RequestInfo, WriteInfo: verb, resource, namespace, name,
 // subresource — what the caller asked, never parsed back from a URL). It is
-// given once, in Options or to Derive, and never changes while the client is
-// in use. Any field may be nil. Every call runs on the caller's goroutine, so
+// given in Options or to Derive; Adopt, once, adds its owner's after it, and
+// a request in flight keeps the Observer it started with. Any field may be
+// nil. Every call runs on the caller's goroutine, so
 // it must be quick, and safe for concurrent use.
 type Observer struct {
 	// Sent is told of every request as it goes out, before any answer (Code

@@ -52,7 +52,7 @@
 // Every call, whatever its verb, becomes a request value and goes through
 // Client.do (request.go):
 //
-//	token bucket ─▶ headers (User-Agent, Accept, Content-Type) ─▶ auth (kubeconfig)
+//	token bucket (with QPS set) ─▶ headers (User-Agent, Accept, Content-Type) ─▶ auth (kubeconfig)
 //	   ─▶ HTTP ─▶ 2xx: the body to the verb
 //	            ─▶ 429/5xx with Retry-After: wait as told, send again (10 times at most)
 //	            ─▶ anything else: *StatusError (the server's Status, or code + trimmed body)
@@ -120,10 +120,14 @@
 // objects), discovery, apimachinery/pkg/api/errors, and util/retry. The behaviour
 // kept: the same query parameters, the same Status-based errors and Is helpers,
 // the same retry of Retry-After responses (at most 10), the same token bucket
-// defaults, RetryOnConflict with retry.DefaultRetry's numbers, aggregated discovery
-// with a legacy fallback, kubectl's resource-name resolution.
+// (burst 10 by default), RetryOnConflict with retry.DefaultRetry's numbers,
+// aggregated discovery with a legacy fallback, kubectl's resource-name
+// resolution.
 //
 // What differs, and why:
+//   - No client-side rate limit unless Options.QPS is set; client-go's is on,
+//     at 5 QPS. The server's Priority and Fairness protects it (Options.QPS
+//     says why, with figures).
 //   - The decode path is hand-written (internal/jsonwire); client-go uses its
 //     generated deepcopy/json code, or protobuf, and keeps every string of every
 //     object.
@@ -134,11 +138,12 @@
 //     Typed[T] gives back the typed experience for structs the user declares.
 //   - Watch is pull-based (Next) instead of a ResultChan fed by a goroutine: no
 //     goroutine to leak, and the caller's loop reads like the protocol.
-//   - client-go's transport sends HTTP/2 health pings to notice a dead connection
-//     under a watch. The standard library can too since Go 1.24
-//     (http.HTTP2Config.SendPingTimeout); apiclient does not set it yet — pings
-//     arrive with the hardening issue. Until then the Reflector's watchdog (its
-//     watch timeout plus a margin, on its clock) drops a watch silent too long.
+//   - A dead connection under a watch is noticed twice over. kubeconfig's
+//     transport sends HTTP/2 health pings as client-go's does (its 30 s and
+//     15 s, through http.HTTP2Config, Go 1.24); beside them the Reflector's
+//     watchdog (its watch timeout plus a margin, on its clock) drops a watch
+//     silent too long, which pings miss over HTTP/1.1 or from a server that
+//     answers pings and sends nothing.
 //   - No protobuf: JSON only, which is what every resource (CRDs included) speaks.
 //   - A list has bounds of its own (ListLimits); client-go reads whatever a LIST
 //     response holds, and its pager follows continue tokens for as long as the

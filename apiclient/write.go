@@ -15,9 +15,9 @@ type WriteInfo struct {
 	Subresource string // "status", "scale", or "" for the object itself
 }
 
-// beginWrite tells the Observer's Write that a write begins, and returns what to call with
-// the server's answer once it is over; a no-op when there is no hook. One
-// write is one call of a verb, whatever retries do makes inside it.
+// beginWrite tells the Observer's Write that a write begins, and returns what to
+// call with the server's answer once it is over; a no-op when the Observer has
+// no Write. One write is one call of a verb, whatever retries it makes inside.
 func (r ResourceClient) beginWrite(ctx context.Context, verb, name, subresource string) func(*Object, error) {
 	write := r.c.set.Load().observer.Write
 	if write == nil {

@@ -11,7 +11,8 @@ import (
 // Builder describes one controller, in the words a reader would use: it
 // reconciles objects of one resource (For), owns objects of others (Owns),
 // watches yet others through a mapping (Watches), and runs a Reconciler
-// (Complete). It is the one way to build a Controller:
+// (Complete). It is the one way to build a Controller that a Manager runs
+// (NewController builds the loop alone, which nothing fills but its caller):
 //
 //	_, err := controller.New(m, "foo", controller.Options{Workers: 2}).
 //		For(Foos, controller.WithPredicates(controller.GenerationChanged)).
@@ -123,8 +124,9 @@ func (b *Builder) WatchesWith(res apiclient.Resource, handler func(enqueue func(
 // Complete builds the controller with r as its Reconciler and adds it to the
 // Manager, which starts it (at once if it is running; with leader election,
 // while this replica leads). The error says what in the description cannot
-// work: no For, For twice, a Watches without a mapping, a Manager that has
-// stopped.
+// work: no For, For twice, a Watches without a mapping, no Reconciler, a name
+// another controller of the Manager has, a Manager that has stopped; nothing is
+// registered then.
 func (b *Builder) Complete(r Reconciler) (*Controller, error) {
 	if b.primary == nil {
 		b.fail(errors.New("no For: name the resource the controller reconciles"))

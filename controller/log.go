@@ -8,8 +8,9 @@ import (
 // logKey is the context key of a Reconcile's logger.
 type logKey struct{}
 
-// LogFrom returns the logger of a Reconcile's context: the Manager's
-// (ManagerOptions.Log), with the controller's name and the Request it is for
+// LogFrom returns the logger of a Reconcile's context: the controller's (the
+// Manager's, ManagerOptions.Log; NewController's log argument for a controller
+// run alone), with the controller's name and the Request it is for
 // (controller=NAME request=namespace/name), so that a Reconciler's lines say
 // which object they are about without passing anything. Controller-runtime's
 // log.FromContext is the same idea. Outside a Reconcile, it returns

@@ -31,7 +31,7 @@ import (
 //	    ─▶ then one of three:
 //	       alone            controllers run
 //	       leader election  while leading, controllers run; leadership lost: stop,
-//	                        return ErrLeadershipLost (lead, below)
+//	                        return leaderelection.ErrLeadershipLost (lead, below)
 //	       sharding         the Sharder claims this replica's ranges; controllers
 //	                        run, each Request gated by them (manager_sharding.go)
 //
@@ -79,7 +79,8 @@ type Manager struct {
 
 // ManagerOptions tune a Manager and, through it, everything it runs. The zero
 // value runs without leader election and without an HTTP listener, watches every
-// namespace, logs to slog.Default() and keeps time by the wall clock.
+// namespace, and logs and keeps time as its client does (slog.Default() and the
+// wall clock, unless the client was given others).
 type ManagerOptions struct {
 	// Namespace is where every informer of a namespaced resource lists and
 	// watches; "" means all namespaces (controller-runtime's
@@ -309,9 +310,9 @@ func (m *Manager) caches() []*informer.Informer {
 
 // Run starts everything and blocks until ctx is done or something fails; the
 // first failure stops the rest and is returned. ctx ending, however it ends, is
-// a clean stop: Run returns nil. Losing leadership is a failure
-// (ErrLeadershipLost): a replica that lost the Lease may act on stale state, and
-// the safe answer is to exit and be restarted.
+// a clean stop: Run returns nil. Losing leadership is a failure (an error
+// wrapping leaderelection.ErrLeadershipLost): a replica that lost the Lease may
+// act on stale state, and the safe answer is to exit and be restarted.
 func (m *Manager) Run(ctx context.Context) error {
 	g := newGroup(ctx)
 	m.mu.Lock()

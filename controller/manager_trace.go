@@ -8,9 +8,9 @@ import (
 	"github.com/kubewire/kubewire/controller/trace"
 )
 
-// traceWrites returns the client hooks that, with a trace, show every write the
-// process makes (a reconcile patching a deployment, a Lease renewal, an event)
-// twice: as it is sent ("apiclient PATCH deployments demo/tools sent"), before
+// traceWrites returns the request observer (apiclient.Observer) that, with a
+// trace, shows every write the process makes (a reconcile patching a
+// deployment, a Lease renewal, an event) twice: as it is sent ("apiclient PATCH deployments demo/tools sent"), before
 // the watch event it will cause, and when answered ("apiclient PATCH
 // deployments demo/tools 200 1ms"). Reads are left out: the Reflector traces its
 // own LIST and watch, and a reconcile's GETs are many.

@@ -35,9 +35,10 @@
 //	(BackingOff is one state, drawn twice: it goes back to the state that failed.
 //	From any state, ctx done ──▶ Stopped.)
 //
-// Listing: LIST — the first at resourceVersion=0 (the server's watch cache), a
-// relist at the last version seen (below: which version when) — in pages of
-// PageSize (Pager), or a streaming list (Options.List; by default the cheaper of
+// Listing: LIST — the first of the latest state, whole, where that costs the
+// server no more (ListCheapest on 1.33 and later), else at resourceVersion=0
+// (the server's watch cache) in pages of PageSize (Pager); a relist at the last
+// version seen (list.go says which version when) — or a streaming list (Options.List; by default the cheaper of
 // the two for the server, below), or a large LIST split into parts read at once
 // at one resourceVersion (Options.Split, split.go); Replace the Sink with the
 // result at the list's resourceVersion. A 410 on a continuation page lists
@@ -81,12 +82,14 @@
 //
 //	resourceVersion  match         the answer                       kubewire asks it for
 //	""               (none)        the latest state: a consistent   get and the command's reads; a
-//	                               read (from etcd, or from a       Reflector's list after a 410 or
-//	                               watch cache proven current,      a version too new for the
-//	                               1.31+)                           server; sharding's member Leases
+//	                               read (from etcd, or from a       Reflector's first LIST on 1.33+
+//	                               watch cache proven current,      (ListCheapest), and its list
+//	                               1.31+)                           after a 410 or a version too new
+//	                                                                for the server; sharding's
+//	                                                                member Leases
 //	"0"              (none)        any state the server has, from   a Reflector's first LIST
-//	                               its watch cache: cheap, and
-//	                               behind etcd by an amount
+//	                               its watch cache: cheap, and      elsewhere (ListPaged, a release
+//	                               behind etcd by an amount         it cannot read, FirstListAtZero)
 //	                               nothing bounds
 //	V                NotOlderThan  a state at V or later, from the  a Reflector's relist (a LIST that
 //	                               watch cache once it has V        names no match is read so); a
@@ -100,11 +103,14 @@
 //
 //   - "Any version will do" is the risk in the first LIST: an API server just
 //     restarted, cut off from etcd, or one of several behind a load balancer
-//     may answer with a state older than one this client has seen before. The
-//     first list takes it, as client-go's does: cheap for the server, and the
-//     watch that follows brings the copy up to date. A relist may not go back
-//     (NotOlderThan the last version seen); a reader that must see every write
-//     made before it (sharding's claims) reads the latest.
+//     may answer with a state older than one this client has seen before. A
+//     first list at "0" takes it, as client-go's does: cheap for the server, and
+//     the watch that follows brings the copy up to date; where the latest state
+//     costs the server no more (1.33 and later), the first list asks for it
+//     instead, so a restarted replica starts from nothing older than the
+//     cluster at its start. A relist may not go back (NotOlderThan the last
+//     version seen); a reader that must see every write made before it
+//     (sharding's claims) reads the latest.
 //   - The watch starts at the list's resourceVersion V. The list is the state at V;
 //     a watch from V sends exactly the changes after V. So every change after the
 //     list arrives (no gap), and none the list already showed (no duplicate). A
@@ -133,7 +139,8 @@
 // A list costs the API server more than anything else a client asks, and every
 // controller lists at every start, fail-over and relist. There are two ways:
 //
-//   - LIST (with resourceVersion=0, from the server's watch cache): one
+//   - LIST (from the server's watch cache: at resourceVersion=0, or, 1.31+,
+//     the latest state once the cache has caught up with etcd): one
 //     response, or one per page. Up to Kubernetes 1.32 the server encodes the
 //     whole response into one buffer before it writes a byte — 52 MB of JSON for
 //     10,000 pods — and many clients listing at once is how API servers run out
@@ -266,10 +273,11 @@
 //
 // client-go's Reflector (tools/cache/reflector.go, with tools/pager for paging and
 // listwatch.go for the requests) behaves the same where the protocol is concerned:
-// resourceVersion=0 first, "not older than" relists, the pager's fall back to a
-// full list on an expired continue token, random watch timeouts of 5–10 minutes,
-// bookmarks, 410 → relist, the backoff numbers, streaming lists with the
-// initial-events-end bookmark and a fall back to LIST. What differs, and why:
+// resourceVersion=0 first (but on 1.33+, below), "not older than" relists, the
+// pager's fall back to a full list on an expired continue token, random watch
+// timeouts of 5–10 minutes, bookmarks, 410 → relist, the backoff numbers,
+// streaming lists with the initial-events-end bookmark and a fall back to LIST.
+// What differs, and why:
 //
 //   - A watch that breaks — a cut or dropped stream, a malformed line, an error
 //     when opening it (other than 410 and a 4xx refusal) — is resumed from the last resourceVersion
@@ -309,6 +317,11 @@
 //     returns the error before syncWith). An earlier version of this package
 //     emptied the Sink on a 404 "so that nobody waits forever"; that marked an
 //     informer synced with an empty cache while a CRD was missing (issue 14).
+//   - On a server of 1.33 or later (ListCheapest) the first LIST asks for the
+//     latest state, unpaged, not resourceVersion=0 in pages: it costs such a
+//     server no more, and a replica restarted behind a lagging API server does
+//     not act on an old view (list.go has the figures; Options.FirstListAtZero
+//     keeps client-go's way).
 //   - client-go lists with one request (or one page after another), decoded
 //     on the goroutine that reads it; a large list here is split into parts at
 //     one resourceVersion, read and decoded at once (Using the cores).

@@ -27,10 +27,11 @@ const (
 	DefaultBucketMaxDelay = DefaultMaxDelay      // no retry is scheduled further out than this
 )
 
-// DefaultLimiter returns the limiter a controller wants: each key backs off from
+// DefaultLimiter returns client-go's controller limiter: each key backs off from
 // 5 ms, doubling up to 1000 s, and all keys together are held to 10 retries per
 // second after a burst of 100, the later of the two delays winning. No key waits more
-// than 1000 s. clock nil means RealClock.
+// than 1000 s. clock nil means RealClock. (Package controller's default is this
+// with the per-key backoff capped at 5 min: controller.DefaultMaxBackoff.)
 func DefaultLimiter[K comparable](clock Clock) Limiter[K] {
 	return MaxOf(
 		NewExponential[K](DefaultBaseDelay, DefaultMaxDelay),

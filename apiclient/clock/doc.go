@@ -34,8 +34,10 @@
 //     they hold no clock and need no lock of their own.
 //
 // # Compared with client-go
-// k8s.io/utils/clock (Clock, PassiveClock, testing.FakeClock) offers channels
-// (After, NewTimer, Tick) where this Clock offers AfterFunc callbacks as well;
+// k8s.io/utils/clock's Clock (with PassiveClock, and testing.FakeClock) offers
+// channels only (After, NewTimer, Tick); its AfterFunc is a separate interface,
+// WithDelayedExecution, which client-go's workqueue does not take (it takes
+// WithTicker). This Clock has AfterFunc in it, so every user may rely on it;
 // wait.Backoff and flowcontrol's token bucket (golang.org/x/time/rate) are the
 // counterparts of Backoff and Bucket.
 package clock

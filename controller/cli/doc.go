@@ -102,8 +102,8 @@
 //
 // # Compared with kubectl
 //
-// kubectl uses pflag and cobra; here a forty-line parser does what the command
-// needs (parseArgs). kubectl's get goes through cli-runtime's resource builder and
+// kubectl uses pflag and cobra; here one function of some sixty lines does
+// what the command needs (parseArgs, flags.go). kubectl's get goes through cli-runtime's resource builder and
 // printers; kubewire asks for the same server-side Table (Accept:
 // application/json;as=Table;v=v1;g=meta.k8s.io) and prints it aligned as
 // kubectl's tabwriter settings align it (columns.go, byte for byte). kubectl throttles itself at 50 requests a second (burst

@@ -108,8 +108,8 @@ func holdingServer(t *testing.T, h hold) (kubeconfig string, held <-chan struct{
 	return insecureKubeconfig(t, ts.URL), ch
 }
 
-// One table of every command × phase × signal (issues 29 and 39; DESIGN.md,
-// "The kubewire command"): Ctrl-C or SIGTERM always gives a clean stop and a
+// One table of every command × phase × signal (issues 29 and 39; README's exit
+// codes, and the Guarantees of this package's doc.go): Ctrl-C or SIGTERM always gives a clean stop and a
 // summary line; a command whose designed end is the signal (run, watch, sync
 // --watch, demo --ui, record without a limit) then exits 0 once its first list
 // is complete, and one stopped before its work was done exits 128 + the

@@ -25,8 +25,11 @@ type Options struct {
 	MetadataOnly bool
 	// DeltaFIFO picks client-go's classic DeltaFIFO over the in-order FIFO (its
 	// RealFIFO, which client-go 1.36's informers use: InOrderInformers is GA). The in-order FIFO is the default:
-	// the cache always stands at one resourceVersion, so a handler that reads
-	// several objects together never sees one's future beside another's past.
+	// after each watch event the cache stands at a resourceVersion the server
+	// was at, so a handler that reads several objects together does not see
+	// one's future beside another's past — but while a relist's entries pop,
+	// when the cache is part old list, part new (package fifo's doc, "Why
+	// client-go moved to the in-order FIFO").
 	// DeltaFIFO hands each object's changes over in one Pop, which is all a
 	// level-based Reconciler needs; it is kept to teach the difference (package
 	// fifo's doc works one relist through both).

@@ -94,9 +94,10 @@
 //     from the cluster acts on a terminal.
 //   - The trace tells cause before effect: a watch event's line comes before the
 //     FIFO can pop it, a handler's line before it is handed the change, a queue
-//     add before the reconcile it starts. Across goroutines that race (a write's
-//     line is traced when its answer comes, which may be after the watch event
-//     it caused) the path shows the order the lines were traced.
+//     add before the reconcile it starts, a write's "sent" hop before the
+//     server has it. Across goroutines that race (a write's "answered" hop is
+//     traced when its answer comes, which may be after the watch event it
+//     caused) the path shows the order the hops were traced.
 //
 // # Compared with client-go
 //

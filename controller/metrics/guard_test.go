@@ -116,7 +116,7 @@ func TestServer_drops_a_request_whose_body_never_comes(t *testing.T) {
 // website that points its own name at 127.0.0.1 could read, from the user's
 // browser, the namespaces, selectors, shard ranges and identities they name.
 // Bound to loopback, the server answers only the Host rule of the live page
-// (metrics.AllowHost): its own address, a loopback one, or localhost, on its
+// (metrics.HostsFor, Hosts.Allow): its own address, a loopback one, or localhost, on its
 // port.
 func TestServer_on_loopback_refuses_a_foreign_Host(t *testing.T) {
 	dial := servePipes(t, &metrics.Server{Ready: readyAs("shard r1: serving 0-7fff", nil)}, "127.0.0.1:8080")

@@ -118,7 +118,8 @@ func (x *execution) source(p *process, opts controller.ManagerOptions) func(cont
 	}
 }
 
-// apitestRelease is the release apitest behaves as (its doc.go, "Versions").
+// apitestRelease is the release apitest behaves as (its doc.go, Divergences, 7:
+// Versions).
 var apitestRelease = apiclient.ServerVersion{Major: "1", Minor: "37", GitVersion: "v1.37.0"}
 
 // stop stops p and waits (on the fake clock) for its Run to return.

@@ -26,7 +26,7 @@ type stream struct {
 	avail   []byte   // delivered, not yet read by the client
 	err     error    // after avail: io.EOF, a cut, a crash
 	wake    chan struct{}
-	hold    *coalesce // while set, nothing is delivered (fault.go)
+	hold    *coalesce // while set, nothing is delivered (set in let.go, lifted in absorb.go)
 	late    bool      // held by a Late perturbation: nothing is delivered
 	lag     *lagFeed  // set for a stream served from the history (lag.go)
 	initial bool      // still in a streaming list's initial events
