@@ -89,17 +89,7 @@ func (c *catalog) fill(s *schema, m map[string]any) {
 		strategy, _ := m["x-kubernetes-patch-strategy"].(string)
 		mergeKey, _ := m["x-kubernetes-patch-merge-key"].(string)
 		merges := strings.Contains(strategy, "merge")
-		switch m["x-kubernetes-list-type"] {
-		case "set":
-			s.list = "set"
-		case "map":
-			s.list = "map"
-			for _, k := range asList(m["x-kubernetes-list-map-keys"]) {
-				if ks, ok := k.(string); ok {
-					s.keys = append(s.keys, ks)
-				}
-			}
-		case nil:
+		if !s.listType(m) && m["x-kubernetes-list-type"] == nil {
 			if merges && mergeKey != "" {
 				s.list, s.keys = "map", []string{mergeKey}
 			} else if merges {

@@ -134,19 +134,29 @@ func crdSchema(v map[string]any) *schema {
 	case "array":
 		items, _ := v["items"].(map[string]any)
 		s.elem = crdSchema(items)
-		switch v["x-kubernetes-list-type"] {
-		case "set":
-			s.list = "set"
-		case "map":
-			s.list = "map"
-			for _, k := range asList(v["x-kubernetes-list-map-keys"]) {
-				if ks, ok := k.(string); ok {
-					s.keys = append(s.keys, ks)
-				}
-			}
-		}
+		s.listType(v)
 	}
 	return s
+}
+
+// listType sets s's list type and map keys from an OpenAPI array schema's
+// x-kubernetes-list-type and x-kubernetes-list-map-keys; false when it names
+// none (an atomic list, unless a patch strategy says otherwise: recschema.go).
+func (s *schema) listType(v map[string]any) bool {
+	switch v["x-kubernetes-list-type"] {
+	case "set":
+		s.list = "set"
+	case "map":
+		s.list = "map"
+		for _, k := range asList(v["x-kubernetes-list-map-keys"]) {
+			if ks, ok := k.(string); ok {
+				s.keys = append(s.keys, ks)
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // nullField is the path of the first null in o that s does not allow, or "".
