@@ -2,6 +2,7 @@ package apitest_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -182,6 +183,14 @@ func TestProtocol_reads_at_versions(t *testing.T) {
 // rawCT is raw with a content type of its own ("" for none).
 func rawCT(t *testing.T, srv *apitest.Server, method, path, ct, body string) (int, string) {
 	t.Helper()
+	resp, out := rawResponse(t, srv, method, path, ct, body)
+	return resp.StatusCode, out
+}
+
+// rawResponse sends one request as written and answers the response (its
+// body read and closed) and the body.
+func rawResponse(t *testing.T, srv *apitest.Server, method, path, ct, body string) (*http.Response, string) {
+	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -194,14 +203,9 @@ func rawCT(t *testing.T, srv *apitest.Server, method, path, ct, body string) (in
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return resp.StatusCode, b.String()
+	return resp, string(b)
 }

@@ -148,23 +148,7 @@ func TestValidate_duplicate_fields(t *testing.T) {
 	defer srv.Close()
 	body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","labels":{"x":"1"}},"metadata":{"labels":{"y":"2"}}}`
 	post := func(query string) (*http.Response, string) {
-		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/namespaces/ns/configmaps"+query, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := (&http.Client{Transport: srv.Transport()}).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var b strings.Builder
-		buf := make([]byte, 4096)
-		for {
-			n, err := resp.Body.Read(buf)
-			b.Write(buf[:n])
-			if err != nil {
-				break
-			}
-		}
-		return resp, b.String()
+		return rawResponse(t, srv, "POST", "/api/v1/namespaces/ns/configmaps"+query, "application/json", body)
 	}
 	if resp, out := post("?fieldValidation=Strict"); resp.StatusCode != http.StatusBadRequest || !strings.Contains(out, `duplicate field \"metadata\"`) {
 		t.Errorf("Strict: %d %s", resp.StatusCode, out)
