@@ -219,24 +219,7 @@ func checkRecording(t *testing.T, path string, wantListed int, wantEvents []stri
 
 func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *testing.T) {
 	kc, c := recordServer(t)
-	cms := c.Resource(apiclient.ConfigMaps).Namespace("rec")
-	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "cm.rec")
-	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
-		ctx := context.Background()
-		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
-			t.Error(err)
-		}
-		if _, err := cms.Patch(ctx, "before", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
-			t.Error(err)
-		}
-	})
-	if got, want := code, 0; got != want {
-		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
-	}
-	checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
+	out, stderr, _ := recordBeforeAndAfter(t, kc, c)
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	if got, want := lines[len(lines)-1], fmt.Sprintf(`recorded configmaps in "rec" to %s: 2 requests, 1 objects listed, 2 watch events, `, out); !strings.HasPrefix(got, want) {
 		t.Fatalf("summary %q, want it to begin %q", got, want)
@@ -252,24 +235,7 @@ func TestRecord_writes_the_list_and_the_events_made_after_the_watch_started(t *t
 // "0" before, which a default informer does not replay.)
 func TestRecord_from_a_v1_32_server_streams_the_list_after_its_version(t *testing.T) {
 	kc, c := olderRecordServer(t)
-	cms := c.Resource(apiclient.ConfigMaps).Namespace("rec")
-	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "cm.rec")
-	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
-		ctx := context.Background()
-		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
-			t.Error(err)
-		}
-		if _, err := cms.Patch(ctx, "before", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
-			t.Error(err)
-		}
-	})
-	if got, want := code, 0; got != want {
-		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
-	}
-	rec := checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
+	out, stderr, rec := recordBeforeAndAfter(t, kc, c)
 	var requests []string
 	for _, ex := range rec.Exchanges {
 		requests = append(requests, ex.Method+" "+ex.Target)
@@ -462,3 +428,30 @@ func (w swapWriter) Write(b []byte) (int, error) {
 }
 
 func (w swapWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// recordBeforeAndAfter records the ConfigMaps of "rec" with --events 2 on the
+// server of kc (c its client): one made before, and, once the list is
+// complete, one made and the first changed. It checks the exit code and that
+// the file holds the one listed and the two events, and answers the file's
+// path, the command's stderr and the recording.
+func recordBeforeAndAfter(t *testing.T, kc string, c *apiclient.Client) (string, string, *recording.Recording) {
+	t.Helper()
+	cms := c.Resource(apiclient.ConfigMaps).Namespace("rec")
+	if _, err := cms.Create(context.Background(), []byte(`{"metadata":{"name":"before"}}`), apiclient.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cm.rec")
+	code, _, stderr := recordWhile(t, map[string]string{"KUBECONFIG": kc}, []string{"record", "cm", "-n", "rec", "-o", out, "--events", "2"}, func() {
+		ctx := context.Background()
+		if _, err := cms.Create(ctx, []byte(`{"metadata":{"name":"after"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+		if _, err := cms.Patch(ctx, "before", apiclient.MergePatch, []byte(`{"data":{"a":"b"}}`), apiclient.WriteOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	if got, want := code, 0; got != want {
+		t.Fatalf("exit %d, want %d:\n%s", got, want, stderr)
+	}
+	return out, stderr, checkRecording(t, out, 1, []string{"ADDED", "MODIFIED"})
+}
