@@ -27,6 +27,11 @@ const (
 	decodeBody  = iota // a POST's or PUT's body: Strict is 400
 	decodePatch        // a patch's result: Strict is 422 on the patch
 	decodeApply        // an apply's configuration: 500 in every mode
+	// decodeApplied is an apply's result: refused as decodeApply, but a null
+	// the merge left (a map whose last owned member it removed) is kept, for
+	// validation to refuse as kube-apiserver does (422): it drops nulls only
+	// from what it is sent.
+	decodeApplied
 )
 
 // decoded returns o as the built-in kind t names keeps it, its dropped
@@ -67,7 +72,7 @@ func refuseUnknown(t target, o object, kind string, unknown []string, how int) (
 		quoted[i] = fmt.Sprintf("unknown field %q", u)
 	}
 	switch {
-	case how == decodeApply:
+	case how == decodeApply || how == decodeApplied:
 		name, _ := o.meta()["name"].(string)
 		return nil, statusError{code: http.StatusInternalServerError, error: fmt.Errorf("failed to create typed patch object (/%s; %s, Kind=%s): .%s: field not declared in schema", name, t.apiVersion(), r.kind, unknown[0])}
 	case t.validation == "Strict" && how == decodePatch:
@@ -218,7 +223,7 @@ func (e valueError) answer(t target, o object, kind string, how int) error {
 		msg := fmt.Sprintf("Invalid value: %q: %v", b, e.err)
 		return statusError{code: http.StatusUnprocessableEntity, reason: "Invalid", error: fmt.Errorf(`%q is invalid: patch: %s`, "", msg),
 			details: &apiclient.StatusDetails{Causes: []apiclient.StatusCause{{Type: "FieldValueInvalid", Message: msg, Field: "patch"}}}}
-	case decodeApply:
+	case decodeApply, decodeApplied:
 		name, _ := o.meta()["name"].(string)
 		return statusError{code: http.StatusInternalServerError, error: fmt.Errorf("failed to convert new object (/%s; %s, Kind=%s) to proper version: unable to convert unstructured object to %s, Kind=%s: %v", name, t.apiVersion(), kind, t.apiVersion(), kind, e.err)}
 	}

@@ -144,7 +144,7 @@ func (l *liveState) apply(t target, st strategy, p any, manager string, force bo
 	if err != nil {
 		return nil, 0, err
 	}
-	if merged, err = decoded(t, merged, decodeApply); err != nil {
+	if merged, err = decoded(t, merged, decodeApplied); err != nil {
 		return nil, 0, err
 	}
 	// A configuration that names a resourceVersion applies only to it (a

@@ -20,7 +20,9 @@ import (
 //     (x-kubernetes-preserve-unknown-fields). metadata is an ObjectMeta at
 //     the top and in an embedded resource (x-kubernetes-embedded-resource,
 //     whose apiVersion and kind are kept too). A null where the schema does
-//     not allow one (nullable) is dropped.
+//     not allow one (nullable) is dropped — from what is sent: one an
+//     apply's merge leaves (a map whose last owned member it removed) is
+//     kept, and validation refuses it (decodeApplied).
 //  2. Defaulting: a field missing (or dropped null) whose schema has a
 //     default gets it, a copy, and the defaults below it in turn.
 //  3. Validation, once the strategy has kept what the write may change
@@ -42,10 +44,10 @@ func crdDecoded(t target, o object, how int) (object, error) {
 		return o, nil
 	}
 	var unknown []string
-	if err := pruneCustom(root, map[string]any(o), "", &unknown, true); err != nil {
+	if err := pruneCustom(root, map[string]any(o), "", &unknown, true, how != decodeApplied); err != nil {
 		return nil, err
 	}
-	if how == decodeApply {
+	if how == decodeApply || how == decodeApplied {
 		var causes []apiclient.StatusCause
 		typeCheck(root, map[string]any(o), "", &causes)
 		if len(unknown) == 0 && len(causes) > 0 {
@@ -69,8 +71,9 @@ func crdRoot(vm map[string]any) map[string]any {
 }
 
 // pruneCustom drops from v what schema s does not declare, noting the paths
-// in unknown; embedded: v is a resource (the top, or an embedded one).
-func pruneCustom(s map[string]any, v any, path string, unknown *[]string, embedded bool) error {
+// in unknown, and, with dropNulls, the nulls s does not allow; embedded: v is
+// a resource (the top, or an embedded one).
+func pruneCustom(s map[string]any, v any, path string, unknown *[]string, embedded, dropNulls bool) error {
 	switch v := v.(type) {
 	case map[string]any:
 		props, _ := s["properties"].(map[string]any)
@@ -87,13 +90,15 @@ func pruneCustom(s map[string]any, v any, path string, unknown *[]string, embedd
 					return err
 				}
 			case declared && v[k] == nil && p["nullable"] != true:
-				delete(v, k)
+				if dropNulls {
+					delete(v, k)
+				}
 			case declared:
-				if err := pruneCustom(p, v[k], join(path, k), unknown, p["x-kubernetes-embedded-resource"] == true); err != nil {
+				if err := pruneCustom(p, v[k], join(path, k), unknown, p["x-kubernetes-embedded-resource"] == true, dropNulls); err != nil {
 					return err
 				}
 			case extra != nil:
-				if err := pruneCustom(extra, v[k], join(path, k), unknown, false); err != nil {
+				if err := pruneCustom(extra, v[k], join(path, k), unknown, false, dropNulls); err != nil {
 					return err
 				}
 			case !keep:
@@ -104,7 +109,7 @@ func pruneCustom(s map[string]any, v any, path string, unknown *[]string, embedd
 	case []any:
 		items, _ := s["items"].(map[string]any)
 		for i, it := range v {
-			if err := pruneCustom(items, it, path+"["+strconv.Itoa(i)+"]", unknown, items["x-kubernetes-embedded-resource"] == true); err != nil {
+			if err := pruneCustom(items, it, path+"["+strconv.Itoa(i)+"]", unknown, items["x-kubernetes-embedded-resource"] == true, dropNulls); err != nil {
 				return err
 			}
 		}
