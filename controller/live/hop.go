@@ -43,7 +43,7 @@ var reflectorSteps = map[listwatch.Op]struct{ what, file string }{
 	listwatch.OpClosed:   {"The server ended the watch (its timeout passed); the Reflector watches again from where it was.", "listwatch/reflector.go"},
 	listwatch.OpError:    {"A request or a stream failed; the Reflector decides between watching again, listing again and backing off.", "listwatch/reflector.go"},
 	listwatch.OpIdle:     {"The watch sent nothing for too long: the Reflector drops it and watches again.", "listwatch/watchdog.go"},
-	listwatch.OpFallback: {"The streaming list did not work: the Reflector lists with LIST instead.", "listwatch/watchlist.go"},
+	listwatch.OpFallback: {"The streaming list did not work: the Reflector lists with LIST instead.", "listwatch/watch.go"},
 	listwatch.OpBackoff:  {"The Reflector waits before it tries again, longer after each failure.", "listwatch/backoff.go"},
 }
 
