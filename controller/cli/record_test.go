@@ -51,7 +51,12 @@ func TestRecord_usage_errors_exit_2(t *testing.T) {
 func recordServer(t *testing.T) (string, *apiclient.Client) {
 	t.Helper()
 	server, _, srv := apiServer(t)
-	path := kubeconfigFile(t, server, "    insecure-skip-tls-verify: true\n", "    {}\n")
+	path := filepath.Join(t.TempDir(), "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + server + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +89,12 @@ func olderRecordServer(t *testing.T) (string, *apiclient.Client) {
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
-	path := kubeconfigFile(t, front.URL, "    insecure-skip-tls-verify: true\n", "    {}\n")
+	path := filepath.Join(t.TempDir(), "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + front.URL + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {
 		t.Fatal(err)
