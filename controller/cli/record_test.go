@@ -51,17 +51,26 @@ func TestRecord_usage_errors_exit_2(t *testing.T) {
 func recordServer(t *testing.T) (string, *apiclient.Client) {
 	t.Helper()
 	server, _, srv := apiServer(t)
-	path := filepath.Join(t.TempDir(), "config")
-	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + server + "\n    insecure-skip-tls-verify: true\n" +
-		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := trustingKubeconfig(t, server)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return path, c
+}
+
+// trustingKubeconfig writes a kubeconfig for the server at url that trusts its
+// certificate unchecked, with no credential and no namespace (so "default"),
+// and returns its path.
+func trustingKubeconfig(t *testing.T, url string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + url + "\n    insecure-skip-tls-verify: true\n" +
+		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // olderRecordServer is recordServer standing in for a kube-apiserver of
@@ -89,12 +98,7 @@ func olderRecordServer(t *testing.T) (string, *apiclient.Client) {
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
-	path := filepath.Join(t.TempDir(), "config")
-	cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + front.URL + "\n    insecure-skip-tls-verify: true\n" +
-		"users:\n- name: u\n  user: {}\ncontexts:\n- name: ctx\n  context: {cluster: c, user: u}\ncurrent-context: ctx\n"
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := trustingKubeconfig(t, front.URL)
 	c, err := srv.Client(apiclient.Options{})
 	if err != nil {
 		t.Fatal(err)
